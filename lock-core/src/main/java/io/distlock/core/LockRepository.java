@@ -1,0 +1,98 @@
+package io.distlock.core;
+
+import java.time.Duration;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The lock table's operations, each decided atomically by the database with an explicit owner.
+ * Implementations run every statement outside the caller's transaction and compare expiry with the database clock
+ * unless configured otherwise. Arguments are checked with {@link LockArguments} before any statement runs.
+ */
+public interface LockRepository {
+
+    /**
+     * Takes the lock if it is free, expired, or already held by {@code owner} (then it is a renewal that keeps the
+     * token). Never blocks on another owner.
+     *
+     * @param resource the resource to lock
+     * @param owner the acquisition's owner token
+     * @param ttl how long the lease lasts unless renewed
+     * @return the record when the caller now holds the lock; empty when another owner holds a live lock
+     */
+    Optional<LockRecord> acquire(String resource, String owner, Duration ttl);
+
+    /**
+     * Extends a live lease held by {@code owner} to {@code ttl} from now.
+     *
+     * @param resource the locked resource
+     * @param owner the owner token that holds it
+     * @param ttl the new lease length, counted from now
+     * @return the record with its new expiry, or why it was not renewed
+     */
+    RenewResult renew(String resource, String owner, Duration ttl);
+
+    /**
+     * Extends many live leases in few statements: what the watchdog calls once per round.
+     *
+     * @param leases the acquisitions to renew
+     * @param ttl the new lease length, counted from now
+     * @return the new expiry of every lease that was renewed; a lease missing from the map is gone
+     */
+    Map<LeaseKey, LockRecord> renewAll(Collection<LeaseKey> leases, Duration ttl);
+
+    /**
+     * Gives up a lock at once.
+     *
+     * @param resource the locked resource
+     * @param owner the owner token that holds it
+     * @return {@link ReleaseResult#RELEASED}, or why nothing changed
+     */
+    default ReleaseResult release(String resource, String owner) {
+        return release(resource, owner, Duration.ZERO);
+    }
+
+    /**
+     * Gives up a lock but keeps it held until {@code minHold} after it was acquired, if that is still ahead: the
+     * guard against a replica with a skewed clock repeating a short job right after it ran elsewhere.
+     *
+     * @param resource the locked resource
+     * @param owner the owner token that holds it
+     * @param minHold how long after acquisition the lock stays held at least
+     * @return {@link ReleaseResult#RELEASED}, or why nothing changed
+     */
+    ReleaseResult release(String resource, String owner, Duration minHold);
+
+    /**
+     * Reads the live lock on a resource. An expired lock counts as absent.
+     *
+     * @param resource the resource to look up
+     * @return the live lock, or empty
+     */
+    Optional<LockRecord> find(String resource);
+
+    /**
+     * Lists every live lock, ordered by resource.
+     *
+     * @return the unexpired locks
+     */
+    List<LockRecord> findAll();
+
+    /**
+     * Deletes rows whose lease ended more than {@code retention} ago. Fencing tokens stay monotonic because they come
+     * from a sequence; the retention only has to outlast any single acquire statement.
+     *
+     * @param retention how long an expired row is kept
+     * @return how many rows were deleted
+     */
+    int deleteExpired(Duration retention);
+
+    /**
+     * Checks that the lock table exists and has the expected columns, failing fast with a message that says how to
+     * create it.
+     */
+    default void verifySchema() {
+    }
+}

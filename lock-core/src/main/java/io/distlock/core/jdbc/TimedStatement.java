@@ -1,0 +1,81 @@
+package io.distlock.core.jdbc;
+
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+import io.distlock.core.TimeSource;
+import io.distlock.core.jdbc.dialect.LockDialect;
+
+/**
+ * A statement whose {@link LockDialect#NOW} markers became the database clock or, in application-time mode, bound
+ * parameters; it binds the caller's arguments around them in order.
+ */
+final class TimedStatement {
+
+    private final String sql;
+
+    private final LockDialect dialect;
+
+    /** For every {@code ?} of {@link #sql}, in order: whether it carries the current time. */
+    private final boolean[] timeSlots;
+
+    private TimedStatement(String sql, LockDialect dialect, boolean[] timeSlots) {
+        this.sql = sql;
+        this.dialect = dialect;
+        this.timeSlots = timeSlots;
+    }
+
+    static TimedStatement compile(String template, LockDialect dialect, TimeSource timeSource) {
+        StringBuilder sql = new StringBuilder(template.length() + 64);
+        List<Boolean> slots = new ArrayList<>();
+        for (int i = 0; i < template.length(); i++) {
+            if (template.startsWith(LockDialect.NOW, i)) {
+                if (timeSource == TimeSource.DATABASE) {
+                    sql.append(dialect.currentTimeExpression());
+                }
+                else {
+                    sql.append(dialect.timeParameterExpression());
+                    slots.add(Boolean.TRUE);
+                }
+                i += LockDialect.NOW.length() - 1;
+            }
+            else {
+                char c = template.charAt(i);
+                if (c == '?') {
+                    slots.add(Boolean.FALSE);
+                }
+                sql.append(c);
+            }
+        }
+        boolean[] timeSlots = new boolean[slots.size()];
+        for (int i = 0; i < timeSlots.length; i++) {
+            timeSlots[i] = slots.get(i);
+        }
+        return new TimedStatement(sql.toString(), dialect, timeSlots);
+    }
+
+    String sql() {
+        return sql;
+    }
+
+    /**
+     * Binds the arguments in order, and the current time wherever a marker was.
+     *
+     * @param statement the prepared {@link #sql()}
+     * @param now the application's current time, bound only in application-time mode
+     * @param args the statement's own parameters
+     */
+    void bind(PreparedStatement statement, Instant now, Object... args) throws SQLException {
+        int next = 0;
+        for (int slot = 0; slot < timeSlots.length; slot++) {
+            Object value = timeSlots[slot] ? dialect.instantParameter(now) : args[next++];
+            statement.setObject(slot + 1, value);
+        }
+        if (next != args.length) {
+            throw new IllegalStateException("Statement takes " + next + " arguments, got " + args.length + ": " + sql);
+        }
+    }
+}

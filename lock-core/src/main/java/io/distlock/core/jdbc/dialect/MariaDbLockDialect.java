@@ -1,0 +1,85 @@
+package io.distlock.core.jdbc.dialect;
+
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+
+/**
+ * MariaDB 10.6 and later: {@code INSERT … ON DUPLICATE KEY UPDATE … RETURNING}, whose assignments run left to right
+ * (each sees the new values of those before it), on {@code DATETIME(6)} columns holding UTC from
+ * {@code UTC_TIMESTAMP(6)}. The row comes back whatever the decision; the returned owner tells whether the caller
+ * holds it. MariaDB cannot return rows from an {@code UPDATE}, so renewals read the rows afterwards.
+ */
+final class MariaDbLockDialect implements LockDialect {
+
+    @Override
+    public String name() {
+        return "MariaDB";
+    }
+
+    @Override
+    public String schemaLocation() {
+        return "io/distlock/core/jdbc/dialect/schema-mysql.sql";
+    }
+
+    @Override
+    public String currentTimeExpression() {
+        return "UTC_TIMESTAMP(6)";
+    }
+
+    @Override
+    public String timeParameterExpression() {
+        return "CAST(? AS DATETIME(6))";
+    }
+
+    @Override
+    public String plusMillis(String timestamp, String millis) {
+        return "(" + timestamp + " + INTERVAL (" + millis + " * 1000) MICROSECOND)";
+    }
+
+    /**
+     * The assignment order is load-bearing: {@code token} and {@code acquired_at} are decided while
+     * {@code expires_at} still holds the old value, {@code owner} next, and {@code expires_at} last, comparing with
+     * the owner just assigned.
+     */
+    @Override
+    public String acquire(String table, String sequence) {
+        return """
+                INSERT INTO %1$s (resource, owner, token, acquired_at, expires_at)
+                VALUES (?, ?, NEXTVAL(%2$s), {now}, %3$s)
+                ON DUPLICATE KEY UPDATE
+                    token = IF(expires_at <= {now}, NEXTVAL(%2$s), token),
+                    acquired_at = IF(expires_at <= {now}, VALUES(acquired_at), acquired_at),
+                    owner = IF(expires_at <= {now} OR owner = VALUES(owner), VALUES(owner), owner),
+                    expires_at = IF(owner = VALUES(owner), VALUES(expires_at), expires_at)
+                RETURNING resource, owner, token, acquired_at, expires_at
+                """.formatted(table, sequence, plusMillis(NOW, "?"));
+    }
+
+    @Override
+    public String updateReturningRows(String update) {
+        return null;
+    }
+
+    @Override
+    public int maxRenewBatch() {
+        return 1000;
+    }
+
+    @Override
+    public String checkSequence(String sequence) {
+        return "SELECT NEXT_NOT_CACHED_VALUE FROM " + sequence;
+    }
+
+    @Override
+    public Instant readInstant(ResultSet rs, int column) throws SQLException {
+        return rs.getObject(column, LocalDateTime.class).toInstant(ZoneOffset.UTC);
+    }
+
+    @Override
+    public Object instantParameter(Instant instant) {
+        return LocalDateTime.ofInstant(instant, ZoneOffset.UTC);
+    }
+}

@@ -1,0 +1,82 @@
+package io.distlock.core.jdbc.dialect;
+
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+
+/**
+ * PostgreSQL 12 and later: {@code INSERT … ON CONFLICT DO UPDATE … WHERE … RETURNING}, atomic under READ COMMITTED,
+ * on {@code timestamptz} columns with {@code clock_timestamp()}, which, unlike {@code now()}, is not frozen at the
+ * start of a transaction.
+ */
+final class PostgreSqlLockDialect implements LockDialect {
+
+    @Override
+    public String name() {
+        return "PostgreSQL";
+    }
+
+    @Override
+    public String schemaLocation() {
+        return "io/distlock/core/jdbc/dialect/schema-postgresql.sql";
+    }
+
+    @Override
+    public String currentTimeExpression() {
+        return "clock_timestamp()";
+    }
+
+    @Override
+    public String timeParameterExpression() {
+        return "CAST(? AS timestamptz)";
+    }
+
+    @Override
+    public String plusMillis(String timestamp, String millis) {
+        return "(" + timestamp + " + CAST(" + millis + " AS bigint) * INTERVAL '1 millisecond')";
+    }
+
+    @Override
+    public String acquire(String table, String sequence) {
+        return """
+                INSERT INTO %1$s AS l (resource, owner, token, acquired_at, expires_at)
+                VALUES (?, ?, nextval('%2$s'), {now}, %3$s)
+                ON CONFLICT (resource) DO UPDATE SET
+                    token = CASE WHEN l.owner = EXCLUDED.owner AND l.expires_at > {now}
+                            THEN l.token ELSE nextval('%2$s') END,
+                    acquired_at = CASE WHEN l.owner = EXCLUDED.owner AND l.expires_at > {now}
+                            THEN l.acquired_at ELSE EXCLUDED.acquired_at END,
+                    owner = EXCLUDED.owner,
+                    expires_at = EXCLUDED.expires_at
+                WHERE l.owner = EXCLUDED.owner OR l.expires_at <= {now}
+                RETURNING l.resource, l.owner, l.token, l.acquired_at, l.expires_at
+                """.formatted(table, sequence, plusMillis(NOW, "?"));
+    }
+
+    @Override
+    public String updateReturningRows(String update) {
+        return update + " RETURNING " + COLUMNS;
+    }
+
+    @Override
+    public int maxRenewBatch() {
+        return 1000;
+    }
+
+    @Override
+    public String checkSequence(String sequence) {
+        return "SELECT last_value FROM " + sequence;
+    }
+
+    @Override
+    public Instant readInstant(ResultSet rs, int column) throws SQLException {
+        return rs.getObject(column, OffsetDateTime.class).toInstant();
+    }
+
+    @Override
+    public Object instantParameter(Instant instant) {
+        return instant.atOffset(ZoneOffset.UTC);
+    }
+}

@@ -1,0 +1,14 @@
+package io.distlock.core.jdbc;
+
+import io.distlock.core.testsupport.TestDatabase;
+
+/**
+ * The lock repository contract on H2 with database time.
+ */
+class H2LockRepositoryTests extends LockRepositoryContractTests {
+
+    @Override
+    protected TestDatabase database() {
+        return TestDatabase.H2;
+    }
+}

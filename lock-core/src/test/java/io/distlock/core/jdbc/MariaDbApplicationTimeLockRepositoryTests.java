@@ -1,0 +1,20 @@
+package io.distlock.core.jdbc;
+
+import io.distlock.core.TimeSource;
+import io.distlock.core.testsupport.TestDatabase;
+
+/**
+ * The lock repository contract on MariaDb with the application's clock.
+ */
+class MariaDbApplicationTimeLockRepositoryTests extends LockRepositoryContractTests {
+
+    @Override
+    protected TestDatabase database() {
+        return TestDatabase.MARIADB;
+    }
+
+    @Override
+    protected TimeSource timeSource() {
+        return TimeSource.APPLICATION;
+    }
+}

@@ -1,0 +1,14 @@
+package io.distlock.core.jdbc;
+
+import io.distlock.core.testsupport.TestDatabase;
+
+/**
+ * The lock repository contract on MariaDb with database time.
+ */
+class MariaDbLockRepositoryTests extends LockRepositoryContractTests {
+
+    @Override
+    protected TestDatabase database() {
+        return TestDatabase.MARIADB;
+    }
+}

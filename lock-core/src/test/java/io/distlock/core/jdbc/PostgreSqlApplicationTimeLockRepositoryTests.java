@@ -1,0 +1,20 @@
+package io.distlock.core.jdbc;
+
+import io.distlock.core.TimeSource;
+import io.distlock.core.testsupport.TestDatabase;
+
+/**
+ * The lock repository contract on PostgreSQL with the application's clock.
+ */
+class PostgreSqlApplicationTimeLockRepositoryTests extends LockRepositoryContractTests {
+
+    @Override
+    protected TestDatabase database() {
+        return TestDatabase.POSTGRESQL;
+    }
+
+    @Override
+    protected TimeSource timeSource() {
+        return TimeSource.APPLICATION;
+    }
+}

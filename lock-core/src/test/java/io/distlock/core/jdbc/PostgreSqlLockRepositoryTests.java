@@ -1,0 +1,14 @@
+package io.distlock.core.jdbc;
+
+import io.distlock.core.testsupport.TestDatabase;
+
+/**
+ * The lock repository contract on PostgreSQL with database time.
+ */
+class PostgreSqlLockRepositoryTests extends LockRepositoryContractTests {
+
+    @Override
+    protected TestDatabase database() {
+        return TestDatabase.POSTGRESQL;
+    }
+}
