@@ -13,6 +13,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import org.springframework.core.NestedExceptionUtils;
+
 
 /**
  * Keeps leases alive while their work runs, on a few shared daemon threads. Each watched lease is renewed after a
@@ -214,12 +216,13 @@ public final class LeaseWatchdog implements AutoCloseable {
             }
         }
         catch (RuntimeException ex) {
+            String cause = NestedExceptionUtils.getMostSpecificCause(ex).toString();
             logger.warn("Could not renew {} lease(s) with TTL {}; retrying until they run out: {}", group.size(), ttl,
-                    ex.toString());
+                    cause);
             long now = System.nanoTime();
             for (Entry entry : group) {
                 if (now - entry.lease.localDeadlineNanos() >= 0) {
-                    drop(entry, "it ran out while renewal kept failing: " + ex);
+                    drop(entry, "it ran out while renewal kept failing: " + cause);
                 }
                 else {
                     long retry = Math.min(MAX_RETRY_NANOS, Math.max(MIN_RETRY_NANOS, entry.intervalNanos / 4));

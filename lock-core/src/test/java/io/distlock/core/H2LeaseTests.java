@@ -1,0 +1,14 @@
+package io.distlock.core;
+
+import io.distlock.core.testsupport.TestDatabase;
+
+/**
+ * Leases, watchdog and manager on H2.
+ */
+class H2LeaseTests extends LeaseContractTests {
+
+    @Override
+    protected TestDatabase database() {
+        return TestDatabase.H2;
+    }
+}

@@ -1,0 +1,268 @@
+package io.distlock.core;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+
+import io.distlock.core.jdbc.JdbcLockRepository;
+import io.distlock.core.jdbc.LockTableName;
+import io.distlock.core.testsupport.CountingDataSource;
+import io.distlock.core.testsupport.TestDatabase;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Leases, the watchdog and the manager on a real database: keep-alive through long work, loss detected within one
+ * renewal interval, batched renewal rounds, no renewal after release, isolation from the caller's transaction, and
+ * a ShedLock-style fuzz test of a non-atomic critical section.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+abstract class LeaseContractTests {
+
+    private LockTableName table;
+
+    private CountingDataSource counting;
+
+    private JdbcLockRepository repository;
+
+    private LockManager locks;
+
+    protected abstract TestDatabase database();
+
+    @BeforeAll
+    void createTable() {
+        table = database().createLockTable();
+        counting = new CountingDataSource(database().dataSource());
+        repository = JdbcLockRepository.builder(counting).tableName(table.value()).dialect(database().dialect()).build();
+        locks = LockManager.builder(repository).build();
+    }
+
+    @AfterAll
+    void dropTable() {
+        if (locks != null) {
+            locks.close();
+        }
+        if (table != null) {
+            database().dropLockTable(table);
+        }
+    }
+
+    private static String resource() {
+        return "lease:" + UUID.randomUUID();
+    }
+
+    @Test
+    void watchdogKeepsAOneSecondLeaseHeldThroughFiveSecondsOfWork() {
+        String resource = resource();
+        Lease lease = locks.tryAcquire(resource, Duration.ofSeconds(1)).orElseThrow().keepAlive(Duration.ofMinutes(1));
+        await().during(Duration.ofSeconds(5)).atMost(Duration.ofSeconds(7)).pollInterval(Duration.ofMillis(100))
+                .until(() -> repository.find(resource).map(LockRecord::owner).orElse("").equals(lease.owner()));
+        assertThat(lease.isLost()).isFalse();
+        assertThat(lease.expiresAt()).isAfter(lease.acquiredAt().plusSeconds(4));
+        assertThat(lease.release()).isEqualTo(ReleaseResult.RELEASED);
+        assertThat(repository.find(resource)).isEmpty();
+    }
+
+    @Test
+    void leaseStolenAfterForcedExpiryIsReportedLostWithinOneRenewalInterval() throws Exception {
+        String resource = resource();
+        CountDownLatch lost = new CountDownLatch(1);
+        AtomicReference<String> reason = new AtomicReference<>();
+        Lease lease = locks.tryAcquire(resource, Duration.ofSeconds(3)).orElseThrow()
+                .onLost((l, why) -> {
+                    reason.set(why);
+                    lost.countDown();
+                })
+                .keepAlive(Duration.ofMinutes(1));
+        forceExpiry(resource);
+        Lease thief = locks.tryAcquire(resource, Duration.ofMinutes(1)).orElseThrow();
+        long interval = Duration.ofSeconds(3).toMillis() / 3;
+        assertThat(lost.await(interval + 1000, TimeUnit.MILLISECONDS)).as("lost within one renewal interval").isTrue();
+        assertThat(reason.get()).contains("expired or held by another owner");
+        assertThat(lease.isLost()).isTrue();
+        assertThatThrownBy(lease::checkHeld).isInstanceOf(LockLostException.class).hasMessageContaining(resource);
+        assertThat(thief.token()).isGreaterThan(lease.token());
+        assertThat(lease.release()).isEqualTo(ReleaseResult.FORBIDDEN);
+        assertThat(repository.find(resource).orElseThrow().owner()).isEqualTo(thief.owner());
+        thief.release();
+    }
+
+    @Test
+    void tenThousandLeasesAreRenewedInAtMostTwentyStatementsARound() throws Exception {
+        Duration ttl = Duration.ofSeconds(16);
+        List<Lease> leases = Collections.synchronizedList(new ArrayList<>());
+        ExecutorService pool = Executors.newFixedThreadPool(8);
+        try (LeaseWatchdog watchdog = new LeaseWatchdog(repository, new WatchdogSettings(1, 0.5));
+                LockManager manager = LockManager.builder(repository).watchdog(watchdog).build()) {
+            List<Future<?>> futures = new ArrayList<>();
+            for (int t = 0; t < 8; t++) {
+                futures.add(pool.submit(() -> {
+                    for (int i = 0; i < 1250; i++) {
+                        leases.add(manager.tryAcquire(resource(), ttl).orElseThrow());
+                    }
+                }));
+            }
+            for (Future<?> future : futures) {
+                future.get(2, TimeUnit.MINUTES);
+            }
+            Map<Lease, Instant> before = new ConcurrentHashMap<>();
+            for (Lease lease : leases) {
+                before.put(lease, lease.expiresAt());
+            }
+            counting.reset();
+            leases.forEach(lease -> lease.keepAlive(Duration.ofMinutes(5)));
+            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200))
+                    .until(() -> leases.stream().allMatch(l -> l.expiresAt().isAfter(before.get(l))));
+            assertThat(leases).hasSize(10_000).noneMatch(Lease::isLost);
+            System.out.printf("WATCHDOG db=%s leases=10000 statements_per_round=%d%n", database().id(),
+                    counting.statements());
+            assertThat(counting.statements()).as("statements for one renewal of 10,000 leases").isBetween(1, 20);
+            leases.forEach(watchdog::unwatch);
+        }
+        finally {
+            pool.shutdownNow();
+            repository.renewAll(leases.stream().map(Lease::key).toList(), Duration.ofMillis(1));
+        }
+    }
+
+    @Test
+    void watchdogNeverRenewsAReleasedLease() {
+        List<Lease> leases = new ArrayList<>();
+        for (int i = 0; i < 100; i++) {
+            leases.add(locks.tryAcquire(resource(), Duration.ofMillis(150)).orElseThrow().keepAlive(Duration.ofMinutes(1)));
+        }
+        for (Lease lease : leases) {
+            assertThat(lease.release()).isIn(ReleaseResult.RELEASED, ReleaseResult.NOT_FOUND);
+        }
+        await().during(Duration.ofMillis(600)).atMost(Duration.ofSeconds(2))
+                .until(() -> leases.stream().allMatch(l -> repository.find(l.resource()).isEmpty()));
+        assertThat(locks.watchdog().watchedCount()).isZero();
+    }
+
+    @Test
+    void eightThreadsTakingTwoLocksGuardANonAtomicCounterExactly() throws Exception {
+        String[] resources = {resource(), resource()};
+        int[] counters = new int[2];
+        AtomicInteger inside = new AtomicInteger();
+        AtomicInteger overlaps = new AtomicInteger();
+        ExecutorService pool = Executors.newFixedThreadPool(8);
+        try {
+            List<Future<?>> futures = new ArrayList<>();
+            for (int t = 0; t < 8; t++) {
+                futures.add(pool.submit(() -> {
+                    for (int i = 0; i < 100; i++) {
+                        int which = i % 2;
+                        try (Lease lease = locks.acquire(resources[which], Duration.ofSeconds(30), Duration.ofMinutes(2))
+                                .orElseThrow()) {
+                            if (which == 0 && inside.incrementAndGet() > 1) {
+                                overlaps.incrementAndGet();
+                            }
+                            int read = counters[which];
+                            Thread.sleep(1);
+                            counters[which] = read + 1;
+                            if (which == 0) {
+                                inside.decrementAndGet();
+                            }
+                            lease.checkHeld();
+                        }
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> future : futures) {
+                future.get(5, TimeUnit.MINUTES);
+            }
+        }
+        finally {
+            pool.shutdownNow();
+        }
+        assertThat(overlaps.get()).isZero();
+        assertThat(counters).containsExactly(400, 400);
+    }
+
+    @Test
+    void acquiringInsideACallersTransactionCommitsAtOnceAndSurvivesItsRollback() {
+        String resource = resource();
+        TransactionTemplate transaction = new TransactionTemplate(new DataSourceTransactionManager(
+                database().dataSource()));
+        JdbcTemplate callerJdbc = new JdbcTemplate(database().dataSource());
+        AtomicReference<Lease> inside = new AtomicReference<>();
+        transaction.executeWithoutResult(status -> {
+            callerJdbc.queryForObject("SELECT COUNT(*) FROM " + table, Integer.class);
+            inside.set(locks.tryAcquire(resource, Duration.ofMinutes(1)).orElseThrow());
+            assertThat(otherConnectionSees(resource)).as("visible to others before the caller commits").isTrue();
+            status.setRollbackOnly();
+        });
+        assertThat(repository.find(resource).map(LockRecord::owner)).contains(inside.get().owner());
+        inside.get().release();
+    }
+
+    @Test
+    void aLockConflictDoesNotSpoilTheCallersTransaction() {
+        String held = resource();
+        String marker = resource();
+        Lease holder = locks.tryAcquire(held, Duration.ofMinutes(1)).orElseThrow();
+        TransactionTemplate transaction = new TransactionTemplate(new DataSourceTransactionManager(
+                database().dataSource()));
+        JdbcTemplate callerJdbc = new JdbcTemplate(database().dataSource());
+        transaction.executeWithoutResult(status -> {
+            assertThat(locks.tryAcquire(held, Duration.ofMinutes(1))).isEmpty();
+            assertThat(locks.tryAcquire(holder.resource(), Duration.ofMinutes(1))).isEmpty();
+            callerJdbc.update("INSERT INTO " + table + " (resource, owner, token, acquired_at, expires_at) "
+                    + "SELECT ?, owner, token, acquired_at, expires_at FROM " + table + " WHERE resource = ?", marker,
+                    held);
+        });
+        assertThat(repository.find(marker)).isPresent();
+        holder.release();
+    }
+
+    private boolean otherConnectionSees(String resource) {
+        try (Connection connection = database().dataSource().getConnection();
+                PreparedStatement statement = connection.prepareStatement(
+                        "SELECT COUNT(*) FROM " + table + " WHERE resource = ?")) {
+            statement.setString(1, resource);
+            try (var rs = statement.executeQuery()) {
+                rs.next();
+                return rs.getInt(1) == 1;
+            }
+        }
+        catch (SQLException ex) {
+            throw new IllegalStateException(ex);
+        }
+    }
+
+    private void forceExpiry(String resource) throws SQLException {
+        try (Connection connection = database().dataSource().getConnection();
+                PreparedStatement statement = connection.prepareStatement(
+                        "UPDATE " + table + " SET expires_at = ? WHERE resource = ?")) {
+            statement.setObject(1, database().dialect().instantParameter(Instant.parse("2000-01-01T00:00:00Z")));
+            statement.setString(2, resource);
+            assertThat(statement.executeUpdate()).isEqualTo(1);
+        }
+    }
+}

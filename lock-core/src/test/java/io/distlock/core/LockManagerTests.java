@@ -1,0 +1,266 @@
+package io.distlock.core;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import javax.sql.DataSource;
+
+import io.distlock.core.jdbc.JdbcLockRepository;
+import io.distlock.core.jdbc.LockTableMissingException;
+import io.distlock.core.jdbc.LockTableName;
+import io.distlock.core.jdbc.dialect.LockDialects;
+import io.distlock.core.testsupport.CountingDataSource;
+import io.distlock.core.testsupport.TestDatabase;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import org.springframework.dao.DataAccessException;
+import org.springframework.jdbc.datasource.DelegatingDataSource;
+import org.springframework.jdbc.datasource.DriverManagerDataSource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The programmatic API's contract beyond the database: bad input fails before any SQL, a missing table fails at
+ * build time with the script to run, an unreachable database never yields a lease, waiting honours its limit and
+ * interruption, and the watchdog rides out transient database errors but not an outage longer than the lease.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class LockManagerTests {
+
+    private LockTableName table;
+
+    private CountingDataSource counting;
+
+    private LockManager locks;
+
+    @BeforeAll
+    void createTable() {
+        table = TestDatabase.H2.createLockTable();
+        counting = new CountingDataSource(TestDatabase.H2.dataSource());
+        locks = LockManager.builder(repository(counting)).build();
+    }
+
+    @AfterAll
+    void dropTable() {
+        locks.close();
+        TestDatabase.H2.dropLockTable(table);
+    }
+
+    private JdbcLockRepository repository(DataSource dataSource) {
+        return JdbcLockRepository.builder(dataSource).tableName(table.value()).build();
+    }
+
+    private static String resource() {
+        return "manager:" + UUID.randomUUID();
+    }
+
+    @Test
+    void badResourcesFailBeforeAnySqlWithAMessageNamingTheValue() {
+        counting.reset();
+        assertThatIllegalArgumentException().isThrownBy(() -> locks.tryAcquire(null, Duration.ofSeconds(1)))
+                .withMessage("resource must not be null");
+        assertThatIllegalArgumentException().isThrownBy(() -> locks.tryAcquire("  ", Duration.ofSeconds(1)))
+                .withMessage("resource must not be blank, got '  '");
+        assertThatIllegalArgumentException().isThrownBy(() -> locks.tryAcquire("x".repeat(256), Duration.ofSeconds(1)))
+                .withMessageStartingWith("resource must be at most 255 characters, got 256");
+        assertThatIllegalArgumentException().isThrownBy(() -> locks.tryAcquire("job\n42", Duration.ofSeconds(1)))
+                .withMessage("resource must not contain control characters, found U+000A at index 3 of 'job?42'");
+        assertThat(counting.statements()).isZero();
+    }
+
+    @Test
+    void badTtlsFailBeforeAnySqlWithAMessageNamingTheValue() {
+        counting.reset();
+        assertThatIllegalArgumentException().isThrownBy(() -> locks.tryAcquire(resource(), Duration.ZERO))
+                .withMessage("ttl must be at least PT0.001S, got PT0S");
+        assertThatIllegalArgumentException().isThrownBy(() -> locks.tryAcquire(resource(), Duration.ofSeconds(-5)))
+                .withMessage("ttl must be at least PT0.001S, got PT-5S");
+        assertThatIllegalArgumentException().isThrownBy(() -> locks.tryAcquire(resource(), Duration.ofDays(400)))
+                .withMessage("ttl must be at most PT24H, got PT9600H");
+        assertThatIllegalArgumentException().isThrownBy(() -> locks.tryAcquire(resource(), null))
+                .withMessage("ttl must not be null");
+        assertThat(counting.statements()).isZero();
+    }
+
+    @Test
+    void badOwnersAndTableNamesAreRejected() {
+        JdbcLockRepository repository = repository(counting);
+        assertThatIllegalArgumentException().isThrownBy(() -> repository.acquire(resource(), null, Duration.ofSeconds(1)))
+                .withMessage("owner must not be null");
+        assertThatIllegalArgumentException().isThrownBy(() -> new LockTableName("locks; DROP TABLE users"))
+                .withMessageContaining("'locks; DROP TABLE users' is not a plain SQL identifier");
+        assertThatIllegalArgumentException().isThrownBy(() -> LockDialects.byName("oracle"))
+                .withMessageContaining("Unknown lock dialect 'oracle'").withMessageContaining("postgresql");
+        assertThatThrownBy(() -> LockDialects.forProduct("MySQL", "8.0.36"))
+                .hasMessageContaining("'MySQL 8.0.36' is not supported").hasMessageContaining("mariadb");
+    }
+
+    @ParameterizedTest
+    @EnumSource(TestDatabase.class)
+    void missingLockTableFailsTheBuildNamingTheTableAndTheScript(TestDatabase database) {
+        JdbcLockRepository repository = JdbcLockRepository.builder(database.dataSource()).tableName("no_such_locks")
+                .build();
+        assertThatThrownBy(() -> LockManager.builder(repository).build())
+                .isInstanceOf(LockTableMissingException.class)
+                .hasMessageContaining("Lock table 'no_such_locks'")
+                .hasMessageContaining(database.dialect().schemaLocation());
+    }
+
+    @Test
+    void unreachableDatabaseThrowsAndNeverYieldsALease() {
+        DriverManagerDataSource dead = new DriverManagerDataSource("jdbc:postgresql://127.0.0.1:1/test", "postgres", "");
+        JdbcLockRepository repository = JdbcLockRepository.builder(dead).dialect(LockDialects.byName("postgresql"))
+                .build();
+        try (LockManager manager = LockManager.builder(repository).verifySchema(false).build()) {
+            assertThatThrownBy(() -> manager.tryAcquire(resource(), Duration.ofSeconds(10)))
+                    .isInstanceOf(DataAccessException.class);
+        }
+    }
+
+    @Test
+    void ownerTokensNameTheProcessAndCarryRandomBits() {
+        Lease lease = locks.tryAcquire(resource(), Duration.ofSeconds(30)).orElseThrow();
+        assertThat(lease.owner()).startsWith(RandomOwnerGenerator.defaultPrefix() + ":")
+                .hasSizeGreaterThanOrEqualTo(RandomOwnerGenerator.defaultPrefix().length() + 1 + 22);
+        assertThat(new RandomOwnerGenerator("replica-a").nextOwner()).matches("replica-a:[A-Za-z0-9_-]{22}");
+        assertThat(new RandomOwnerGenerator().nextOwner()).isNotEqualTo(new RandomOwnerGenerator().nextOwner());
+        lease.close();
+        assertThat(lease.isReleased()).isTrue();
+        assertThat(lease.isLost()).isFalse();
+    }
+
+    @Test
+    void tryAcquireNeverWaitsAndCloseReleases() {
+        String resource = resource();
+        try (Lease lease = locks.tryAcquire(resource, Duration.ofMinutes(1)).orElseThrow()) {
+            assertThat(locks.tryAcquire(resource, Duration.ofMinutes(1))).isEmpty();
+            assertThat(lease.isLost()).isFalse();
+        }
+        assertThat(locks.tryAcquire(resource, Duration.ofMinutes(1))).isPresent();
+    }
+
+    @Test
+    void acquireWaitsForTheHolderToRelease() throws Exception {
+        String resource = resource();
+        Lease holder = locks.tryAcquire(resource, Duration.ofMinutes(1)).orElseThrow();
+        ExecutorService pool = Executors.newSingleThreadExecutor();
+        try {
+            CountDownLatch started = new CountDownLatch(1);
+            Future<Optional<Lease>> waiter = pool.submit(() -> {
+                started.countDown();
+                return locks.acquire(resource, Duration.ofMinutes(1), Duration.ofSeconds(30));
+            });
+            assertThat(started.await(5, TimeUnit.SECONDS)).isTrue();
+            await().atMost(Duration.ofSeconds(5)).until(() -> counting.statements() > 0);
+            holder.release();
+            Lease lease = waiter.get(30, TimeUnit.SECONDS).orElseThrow();
+            assertThat(lease.token()).isGreaterThan(holder.token());
+            lease.release();
+        }
+        finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void acquireGivesUpAfterMaxWait() throws Exception {
+        String resource = resource();
+        try (Lease holder = locks.tryAcquire(resource, Duration.ofMinutes(1)).orElseThrow()) {
+            long start = System.nanoTime();
+            assertThat(locks.acquire(resource, Duration.ofMinutes(1), Duration.ofMillis(300))).isEmpty();
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(Duration.ofMillis(300));
+            assertThat(holder.isLost()).isFalse();
+        }
+    }
+
+    @Test
+    void acquireHonoursInterruption() throws Exception {
+        String resource = resource();
+        try (Lease holder = locks.tryAcquire(resource, Duration.ofMinutes(1)).orElseThrow()) {
+            ExecutorService pool = Executors.newSingleThreadExecutor();
+            Future<Optional<Lease>> waiter = pool.submit(
+                    () -> locks.acquire(resource, Duration.ofMinutes(1), Duration.ofMinutes(5)));
+            await().atMost(Duration.ofSeconds(5)).until(() -> !waiter.isDone());
+            pool.shutdownNow();
+            assertThatThrownBy(() -> waiter.get(10, TimeUnit.SECONDS)).hasCauseInstanceOf(InterruptedException.class);
+            assertThat(holder.isLost()).isFalse();
+        }
+    }
+
+    @Test
+    void watchdogRidesOutADatabaseOutageShorterThanTheLease() {
+        FlakyDataSource flaky = new FlakyDataSource(TestDatabase.H2.dataSource());
+        try (LockManager manager = LockManager.builder(repository(flaky)).build()) {
+            Lease lease = manager.tryAcquire(resource(), Duration.ofSeconds(3)).orElseThrow().keepAlive(Duration.ofMinutes(1));
+            flaky.failing.set(true);
+            await().atMost(Duration.ofSeconds(5)).until(() -> flaky.refused.get() >= 2);
+            flaky.failing.set(false);
+            var before = lease.expiresAt();
+            await().atMost(Duration.ofSeconds(5)).until(() -> lease.expiresAt().isAfter(before));
+            assertThat(lease.isLost()).isFalse();
+            assertThat(lease.release()).isEqualTo(ReleaseResult.RELEASED);
+        }
+    }
+
+    @Test
+    void watchdogMarksALeaseLostWhenTheOutageOutlastsIt() throws Exception {
+        FlakyDataSource flaky = new FlakyDataSource(TestDatabase.H2.dataSource());
+        try (LockManager manager = LockManager.builder(repository(flaky)).build()) {
+            CountDownLatch lost = new CountDownLatch(1);
+            Lease lease = manager.tryAcquire(resource(), Duration.ofSeconds(1)).orElseThrow()
+                    .onLost((l, reason) -> lost.countDown()).keepAlive(Duration.ofMinutes(1));
+            flaky.failing.set(true);
+            assertThat(lost.await(5, TimeUnit.SECONDS)).isTrue();
+            assertThat(lease.isLost()).isTrue();
+            assertThatThrownBy(lease::checkHeld).isInstanceOf(LockLostException.class)
+                    .hasMessageContaining("renewal kept failing");
+            assertThat(manager.watchdog().watchedCount()).isZero();
+        }
+    }
+
+    @Test
+    void leaseIsLostOnceItsTtlRanOutWithoutRenewal() {
+        Lease lease = locks.tryAcquire(resource(), Duration.ofMillis(200)).orElseThrow();
+        await().atMost(Duration.ofSeconds(3)).until(lease::isLost);
+        assertThatThrownBy(lease::checkHeld).isInstanceOf(LockLostException.class).hasMessageContaining("ran out");
+        assertThat(lease.release()).isEqualTo(ReleaseResult.NOT_FOUND);
+    }
+
+    /** A data source that refuses connections while told to, as a database outage would. */
+    private static final class FlakyDataSource extends DelegatingDataSource {
+
+        final AtomicBoolean failing = new AtomicBoolean();
+
+        final java.util.concurrent.atomic.AtomicInteger refused = new java.util.concurrent.atomic.AtomicInteger();
+
+        FlakyDataSource(DataSource target) {
+            super(target);
+        }
+
+        @Override
+        public Connection getConnection() throws SQLException {
+            if (failing.get()) {
+                refused.incrementAndGet();
+                throw new SQLException("Connection refused (simulated outage)", "08001");
+            }
+            return super.getConnection();
+        }
+    }
+}

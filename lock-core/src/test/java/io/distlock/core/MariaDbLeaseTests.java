@@ -1,0 +1,14 @@
+package io.distlock.core;
+
+import io.distlock.core.testsupport.TestDatabase;
+
+/**
+ * Leases, watchdog and manager on MariaDb.
+ */
+class MariaDbLeaseTests extends LeaseContractTests {
+
+    @Override
+    protected TestDatabase database() {
+        return TestDatabase.MARIADB;
+    }
+}

@@ -1,0 +1,14 @@
+package io.distlock.core;
+
+import io.distlock.core.testsupport.TestDatabase;
+
+/**
+ * Leases, watchdog and manager on PostgreSQL.
+ */
+class PostgreSqlLeaseTests extends LeaseContractTests {
+
+    @Override
+    protected TestDatabase database() {
+        return TestDatabase.POSTGRESQL;
+    }
+}
