@@ -28,6 +28,10 @@ public final class Lease implements AutoCloseable {
 
     private final Duration ttl;
 
+    private final String name;
+
+    private final long acquiredAtNanos;
+
     private final List<LeaseLostListener> lostListeners = new CopyOnWriteArrayList<>();
 
     private final AtomicBoolean lost = new AtomicBoolean();
@@ -40,11 +44,13 @@ public final class Lease implements AutoCloseable {
 
     private volatile @Nullable String lostReason;
 
-    Lease(LockManager manager, LockRecord record, Duration ttl, long sentAtNanos) {
+    Lease(LockManager manager, LockRecord record, Duration ttl, long sentAtNanos, String name) {
         this.manager = manager;
         this.record = record;
         this.ttl = ttl;
+        this.name = name;
         this.renewedAtNanos = sentAtNanos;
+        this.acquiredAtNanos = sentAtNanos;
     }
 
     /** @return the locked resource's name */
@@ -75,6 +81,11 @@ public final class Lease implements AutoCloseable {
     /** @return when the lease runs out unless renewed (database time), as of the last acquire or renewal */
     public Instant expiresAt() {
         return record.expiresAt();
+    }
+
+    /** @return the label observers record this lock under: a resource template, a caller's name or {@code programmatic} */
+    public String name() {
+        return name;
     }
 
     /** @return the lease length this lease was taken with, and is renewed with */
@@ -134,7 +145,14 @@ public final class Lease implements AutoCloseable {
      */
     public RenewResult renew(Duration newTtl) {
         long sentAt = System.nanoTime();
-        RenewResult result = manager.repository().renew(resource(), owner(), newTtl);
+        RenewResult result;
+        try {
+            result = manager.repository().renew(resource(), owner(), newTtl);
+        }
+        catch (RuntimeException ex) {
+            renewalFailed(ex);
+            throw ex;
+        }
         if (result.record() != null) {
             renewed(result.record(), sentAt);
         }
@@ -188,7 +206,13 @@ public final class Lease implements AutoCloseable {
             return ReleaseResult.NOT_FOUND;
         }
         manager.watchdog().unwatch(this);
-        ReleaseResult result = manager.repository().release(resource(), owner(), minHold);
+        ReleaseResult result;
+        try {
+            result = manager.repository().release(resource(), owner(), minHold);
+        }
+        finally {
+            manager.leaseReleased(this, Duration.ofNanos(System.nanoTime() - acquiredAtNanos));
+        }
         if (result != ReleaseResult.RELEASED) {
             markLost("release found the lease " + (result == ReleaseResult.FORBIDDEN
                     ? "held by another owner" : "expired"));
@@ -209,6 +233,11 @@ public final class Lease implements AutoCloseable {
     void renewed(LockRecord renewedRecord, long sentAtNanos) {
         this.record = renewedRecord;
         this.renewedAtNanos = sentAtNanos;
+        manager.leaseRenewed(this);
+    }
+
+    void renewalFailed(RuntimeException error) {
+        manager.leaseRenewalFailed(this, error);
     }
 
     long renewedAtNanos() {

@@ -221,6 +221,7 @@ public final class LeaseWatchdog implements AutoCloseable {
                     cause);
             long now = System.nanoTime();
             for (Entry entry : group) {
+                entry.lease.renewalFailed(ex);
                 if (now - entry.lease.localDeadlineNanos() >= 0) {
                     drop(entry, "it ran out while renewal kept failing: " + cause);
                 }

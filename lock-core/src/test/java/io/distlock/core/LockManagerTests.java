@@ -3,8 +3,10 @@ package io.distlock.core;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -241,6 +243,53 @@ class LockManagerTests {
         await().atMost(Duration.ofSeconds(3)).until(lease::isLost);
         assertThatThrownBy(lease::checkHeld).isInstanceOf(LockLostException.class).hasMessageContaining("ran out");
         assertThat(lease.release()).isEqualTo(ReleaseResult.NOT_FOUND);
+    }
+
+    @Test
+    void observersSeeEveryAcquireRenewalLossAndReleaseAndTheManagerCountsThem() {
+        List<String> events = new CopyOnWriteArrayList<>();
+        LockObserver recorder = new LockObserver() {
+            @Override
+            public void acquired(String name, Lease lease, Duration elapsed) {
+                events.add("acquired " + name);
+            }
+
+            @Override
+            public void held(String name, String resource, Duration elapsed) {
+                events.add("held " + name);
+            }
+
+            @Override
+            public void renewed(Lease lease) {
+                events.add("renewed " + lease.name());
+            }
+
+            @Override
+            public void lost(Lease lease, String reason) {
+                events.add("lost " + lease.name());
+            }
+
+            @Override
+            public void released(Lease lease, Duration held) {
+                events.add("released " + lease.name());
+            }
+        };
+        try (LockManager manager = LockManager.builder(repository(counting)).observer(recorder).build()) {
+            String resource = resource();
+            Lease lease = manager.tryAcquire(resource, Duration.ofMinutes(1), "report:#{#month}").orElseThrow();
+            assertThat(manager.tryAcquire(resource, Duration.ofMinutes(1))).isEmpty();
+            assertThat(manager.activeLeases()).containsExactly(lease);
+            lease.renew(Duration.ofMinutes(2));
+            lease.release();
+            assertThat(manager.activeLeases()).isEmpty();
+            Lease doomed = manager.tryAcquire(resource(), Duration.ofMillis(100)).orElseThrow();
+            await().atMost(Duration.ofSeconds(3)).until(doomed::isLost);
+            doomed.release();
+            assertThat(manager.lostLeaseCount()).isEqualTo(1);
+            assertThat(events).containsExactly("acquired report:#{#month}", "held programmatic",
+                    "renewed report:#{#month}", "released report:#{#month}", "acquired programmatic",
+                    "released programmatic", "lost programmatic");
+        }
     }
 
     /** A data source that refuses connections while told to, as a database outage would. */

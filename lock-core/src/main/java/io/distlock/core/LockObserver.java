@@ -1,0 +1,77 @@
+package io.distlock.core;
+
+import java.time.Duration;
+
+/**
+ * Told about every lock event of a {@link LockManager}: what metrics, tracing or audit logs hook into. Every method
+ * has an empty default, so an observer implements only what it records. Observers run on the thread of the event
+ * and must be quick; an exception they throw is logged and otherwise ignored.
+ */
+public interface LockObserver {
+
+    /**
+     * An acquire attempt took the lock.
+     *
+     * @param name the lock's label for metrics: an annotation's resource template, or a name the caller chose
+     * @param lease the new lease
+     * @param elapsed how long the attempt took, waiting included
+     */
+    default void acquired(String name, Lease lease, Duration elapsed) {
+    }
+
+    /**
+     * An acquire attempt found the lock held by another owner (after waiting, if it waited).
+     *
+     * @param name the lock's label for metrics
+     * @param resource the resource
+     * @param elapsed how long the attempt took
+     */
+    default void held(String name, String resource, Duration elapsed) {
+    }
+
+    /**
+     * An acquire attempt failed with an error, such as an unreachable database.
+     *
+     * @param name the lock's label for metrics
+     * @param resource the resource
+     * @param elapsed how long the attempt took
+     * @param error what went wrong
+     */
+    default void acquireFailed(String name, String resource, Duration elapsed, RuntimeException error) {
+    }
+
+    /**
+     * A lease was renewed, by the watchdog or by {@link Lease#renew}.
+     *
+     * @param lease the lease
+     */
+    default void renewed(Lease lease) {
+    }
+
+    /**
+     * A renewal failed with an error; it is retried while the lease may still be alive.
+     *
+     * @param lease the lease
+     * @param error what went wrong
+     */
+    default void renewalFailed(Lease lease, RuntimeException error) {
+    }
+
+    /**
+     * A lease was found lost.
+     *
+     * @param lease the lease
+     * @param reason why it is known to be lost
+     */
+    default void lost(Lease lease, String reason) {
+    }
+
+    /**
+     * The holder released a lease.
+     *
+     * @param lease the lease
+     * @param held how long it was held, from acquisition to release
+     */
+    default void released(Lease lease, Duration held) {
+    }
+}
