@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -113,6 +114,15 @@ public final class Lease implements AutoCloseable {
             return true;
         }
         return !released.get() && System.nanoTime() - localDeadlineNanos() >= 0;
+    }
+
+    /**
+     * Why the lease is known to be lost.
+     *
+     * @return the reason, or empty while the lease is not known lost
+     */
+    public Optional<String> lostReason() {
+        return lost.get() ? Optional.ofNullable(lostReason) : Optional.empty();
     }
 
     /** @return whether the holder released this lease */

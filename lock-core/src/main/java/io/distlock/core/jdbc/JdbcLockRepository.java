@@ -332,8 +332,9 @@ public final class JdbcLockRepository implements LockRepository {
     private String missingTableMessage(SQLException ex) {
         return "Lock table '" + table + "' (columns " + LockDialect.COLUMNS + ") or its token sequence '"
                 + table.sequence() + "' is missing in " + dialect.name() + ": " + ex.getMessage().strip()
-                + ". Create them with the script " + dialect.schemaLocation()
-                + " from the lock-core jar (renaming distributed_locks to " + table + "), or let the Spring Boot "
+                + ". Create them with the script " + dialect.schemaLocation() + " from the lock-core jar"
+                + (table.equals(LockTableName.DEFAULT) ? "" : " (renaming distributed_locks to " + table + ")")
+                + ", or let the Spring Boot "
                 + "starter do it with distributed-lock.jdbc.initialize-schema=always";
     }
 

@@ -17,6 +17,17 @@ public final class LockSchema {
     }
 
     /**
+     * Renames the lock table, and with it the token sequence, in a script written for {@code distributed_locks}.
+     *
+     * @param script a DDL script naming {@code distributed_locks}
+     * @param table the lock table's name
+     * @return the script naming {@code table}
+     */
+    public static String rename(String script, LockTableName table) {
+        return script.replace(LockTableName.DEFAULT.value(), table.value());
+    }
+
+    /**
      * Returns the DDL script for a database, naming the given table.
      *
      * @param dialect the database's dialect
@@ -29,8 +40,7 @@ public final class LockSchema {
             if (in == null) {
                 throw new IllegalStateException("Schema script " + location + " is missing from the class path");
             }
-            String script = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-            return script.replace(LockTableName.DEFAULT.value(), table.value());
+            return rename(new String(in.readAllBytes(), StandardCharsets.UTF_8), table);
         }
         catch (IOException ex) {
             throw new UncheckedIOException("Cannot read schema script " + location, ex);

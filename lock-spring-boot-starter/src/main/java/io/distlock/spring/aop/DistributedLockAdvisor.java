@@ -1,0 +1,53 @@
+package io.distlock.spring.aop;
+
+import io.distlock.spring.DistributedLock;
+import org.aopalliance.aop.Advice;
+
+import org.springframework.aop.Pointcut;
+import org.springframework.aop.support.AbstractPointcutAdvisor;
+import org.springframework.aop.support.ComposablePointcut;
+import org.springframework.aop.support.annotation.AnnotationMethodMatcher;
+import org.springframework.core.Ordered;
+import org.springframework.core.annotation.AnnotationUtils;
+
+/**
+ * Applies the {@link DistributedLockInterceptor} to every method annotated with {@link DistributedLock}, directly or
+ * on an interface or superclass method it implements. Its order places it outside {@code @Transactional} by default,
+ * so that a lock is released only after the transaction committed.
+ */
+public final class DistributedLockAdvisor extends AbstractPointcutAdvisor {
+
+    /**
+     * The default order: just ahead of the transaction advisor (whose default is {@link Ordered#LOWEST_PRECEDENCE}),
+     * so the lock wraps the transaction.
+     */
+    public static final int DEFAULT_ORDER = Ordered.LOWEST_PRECEDENCE - 100;
+
+    private static final long serialVersionUID = 1L;
+
+    private final transient Pointcut pointcut = new ComposablePointcut(
+            type -> AnnotationUtils.isCandidateClass(type, DistributedLock.class),
+            new AnnotationMethodMatcher(DistributedLock.class, true));
+
+    private final transient DistributedLockInterceptor interceptor;
+
+    /**
+     * Creates the advisor with the {@link #DEFAULT_ORDER}.
+     *
+     * @param interceptor the advice
+     */
+    public DistributedLockAdvisor(DistributedLockInterceptor interceptor) {
+        this.interceptor = interceptor;
+        setOrder(DEFAULT_ORDER);
+    }
+
+    @Override
+    public Pointcut getPointcut() {
+        return pointcut;
+    }
+
+    @Override
+    public Advice getAdvice() {
+        return interceptor;
+    }
+}

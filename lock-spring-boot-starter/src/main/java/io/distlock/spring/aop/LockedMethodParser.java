@@ -1,0 +1,232 @@
+package io.distlock.spring.aop;
+
+import java.lang.reflect.Method;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+import io.distlock.core.LockArguments;
+import io.distlock.spring.DistributedLock;
+import io.distlock.spring.OnLocked;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.config.ConfigurableBeanFactory;
+import org.springframework.boot.convert.DurationStyle;
+import org.springframework.core.ParameterNameDiscoverer;
+import org.springframework.expression.ParseException;
+
+/**
+ * Turns a {@link DistributedLock} annotation into a {@link LockedMethod}, checking every attribute and collecting
+ * every problem, each naming the method and the attribute.
+ */
+final class LockedMethodParser {
+
+    /** The longest wait {@link io.distlock.core.LockManager#acquire} accepts. */
+    private static final Duration MAX_WAIT = Duration.ofDays(1);
+
+    private static final Pattern POSITIONAL = Pattern.compile("[pa](\\d+)");
+
+    private final BeanFactory beanFactory;
+
+    private final ParameterNameDiscoverer parameterNames;
+
+    private final LockedMethodDefaults defaults;
+
+    LockedMethodParser(BeanFactory beanFactory, ParameterNameDiscoverer parameterNames, LockedMethodDefaults defaults) {
+        this.beanFactory = beanFactory;
+        this.parameterNames = parameterNames;
+        this.defaults = defaults;
+    }
+
+    /**
+     * Parses a declaration.
+     *
+     * @param method the annotated method, as the target class declares it
+     * @param targetClass the class the method is called on
+     * @param annotation the declaration
+     * @return the parsed declaration
+     * @throws InvalidLockDeclarationException listing every problem found
+     */
+    LockedMethod parse(Method method, Class<?> targetClass, DistributedLock annotation) {
+        Problems problems = new Problems(LockedMethod.describe(method, targetClass));
+        ResourceTemplate resource = resource(method, annotation.resource(), problems);
+        Duration ttl = duration("ttl", annotation.ttl(), defaults.ttl(), problems);
+        Duration minHold = duration("minHold", annotation.minHold(), Duration.ZERO, problems);
+        Duration maxHold = duration("maxHold", annotation.maxHold(), defaults.maxHold(), problems);
+        Duration waitTimeout = duration("waitTimeout", annotation.waitTimeout(), ttl != null ? ttl : Duration.ZERO,
+                problems);
+        ttl = check(problems, "ttl", annotation.ttl(), ttl, LockArguments.MIN_TTL, defaults.maxTtl(),
+                "distributed-lock.max-ttl");
+        minHold = check(problems, "minHold", annotation.minHold(), minHold, Duration.ZERO, defaults.maxTtl(),
+                "distributed-lock.max-ttl");
+        maxHold = check(problems, "maxHold", annotation.maxHold(), maxHold, LockArguments.MIN_TTL, null, null);
+        if (annotation.onLocked() == OnLocked.WAIT) {
+            check(problems, "waitTimeout", annotation.waitTimeout(), waitTimeout, Duration.ZERO, MAX_WAIT, null);
+        }
+        if (minHold != null && maxHold != null && minHold.compareTo(maxHold) > 0) {
+            problems.add("minHold", annotation.minHold(), "is longer than maxHold (" + maxHold + "): the lock would "
+                    + "have to stay held after the watchdog stopped renewing it");
+        }
+        if (!annotation.waitTimeout().isEmpty() && annotation.onLocked() != OnLocked.WAIT) {
+            problems.add("waitTimeout", annotation.waitTimeout(), "only applies to onLocked = WAIT, but onLocked is "
+                    + annotation.onLocked());
+        }
+        Class<?> returnType = method.getReturnType();
+        if (annotation.onLocked() == OnLocked.SKIP && returnType.isPrimitive() && returnType != void.class) {
+            problems.add("onLocked", "SKIP", "returns null for a skipped call, but the method returns "
+                    + returnType.getName() + ": use THROW or WAIT, or return a wrapper type or an Optional");
+        }
+        problems.throwIfAny();
+        return new LockedMethod(method, problems.description, resource, ttl, minHold, maxHold, annotation.onLocked(),
+                waitTimeout, annotation.renew(), returnType == Optional.class);
+    }
+
+    private @Nullable ResourceTemplate resource(Method method, String declared, Problems problems) {
+        String text = resolvePlaceholders("resource", declared, problems);
+        if (text == null) {
+            return null;
+        }
+        ResourceTemplate template;
+        try {
+            template = ResourceTemplate.parse(text);
+        }
+        catch (ParseException ex) {
+            problems.add("resource", declared, "is not a valid SpEL template: " + ex.getMessage());
+            return null;
+        }
+        if (template.isLiteral()) {
+            try {
+                LockArguments.requireResource(text);
+            }
+            catch (IllegalArgumentException ex) {
+                problems.add("resource", declared, "is not a valid resource name: " + ex.getMessage());
+            }
+        }
+        checkVariables(method, declared, template, problems);
+        for (String bean : template.beanNames()) {
+            String name = bean.startsWith("&") ? bean.substring(1) : bean;
+            if (!beanFactory.containsBean(name)) {
+                problems.add("resource", declared, "refers to bean @" + bean + ", but there is no such bean");
+            }
+        }
+        return template;
+    }
+
+    private void checkVariables(Method method, String declared, ResourceTemplate template, Problems problems) {
+        int count = method.getParameterCount();
+        String @Nullable [] names = parameterNames.getParameterNames(method);
+        Set<String> known = new LinkedHashSet<>(List.of("root", "this"));
+        if (names != null) {
+            known.addAll(Arrays.asList(names));
+        }
+        for (String variable : template.variables()) {
+            if (known.contains(variable)) {
+                continue;
+            }
+            var positional = POSITIONAL.matcher(variable);
+            if (positional.matches()) {
+                if (Integer.parseInt(positional.group(1)) < count) {
+                    continue;
+                }
+                problems.add("resource", declared, "refers to #" + variable + ", but the method takes " + count
+                        + (count == 1 ? " parameter" : " parameters"));
+            }
+            else if (names == null) {
+                problems.add("resource", declared, "refers to #" + variable + ", but the parameter names are not "
+                        + "available: compile with -parameters, or use #p0, #p1, …");
+            }
+            else {
+                problems.add("resource", declared, "refers to #" + variable + ", but the method has no such "
+                        + "parameter; it has " + (count == 0 ? "none" : "#" + String.join(", #", names)));
+            }
+        }
+    }
+
+    private @Nullable Duration duration(String attribute, String declared, Duration fallback, Problems problems) {
+        String text = resolvePlaceholders(attribute, declared, problems);
+        if (text == null) {
+            return null;
+        }
+        if (text.isBlank()) {
+            return fallback;
+        }
+        try {
+            return DurationStyle.detectAndParse(text.strip());
+        }
+        catch (IllegalArgumentException ex) {
+            problems.add(attribute, declared, "is not a duration: use ISO-8601 such as PT30S, or a simple form such "
+                    + "as 30s");
+            return null;
+        }
+    }
+
+    /** Returns the value when it lies within the bounds, otherwise records the problem and returns null. */
+    private static @Nullable Duration check(Problems problems, String attribute, String declared,
+            @Nullable Duration value, Duration min, @Nullable Duration max, @Nullable String maxProperty) {
+        if (value == null) {
+            return null;
+        }
+        String shown = declared.isEmpty() ? "(default " + value + ")" : declared;
+        if (value.compareTo(min) < 0) {
+            problems.add(attribute, shown, "must be at least " + min);
+            return null;
+        }
+        if (max != null && value.compareTo(max) > 0) {
+            problems.add(attribute, shown, "must be at most " + max + (maxProperty != null ? " (" + maxProperty + ")"
+                    : ""));
+            return null;
+        }
+        return value;
+    }
+
+    private @Nullable String resolvePlaceholders(String attribute, String declared, Problems problems) {
+        if (!declared.contains("${")) {
+            return declared;
+        }
+        if (!(beanFactory instanceof ConfigurableBeanFactory configurable)) {
+            problems.add(attribute, declared, "has a placeholder, but the bean factory cannot resolve placeholders");
+            return null;
+        }
+        try {
+            String resolved = configurable.resolveEmbeddedValue(declared);
+            if (resolved == null || resolved.contains("${")) {
+                problems.add(attribute, declared, "has a placeholder that cannot be resolved");
+                return null;
+            }
+            return resolved;
+        }
+        catch (IllegalArgumentException ex) {
+            problems.add(attribute, declared, "has a placeholder that cannot be resolved: " + ex.getMessage());
+            return null;
+        }
+    }
+
+    /** The problems of one declaration. */
+    private static final class Problems {
+
+        final String description;
+
+        final List<String> messages = new ArrayList<>();
+
+        Problems(String description) {
+            this.description = description;
+        }
+
+        void add(String attribute, String value, String problem) {
+            messages.add("@DistributedLock on " + description + ": attribute '" + attribute + "' = '" + value + "' "
+                    + problem);
+        }
+
+        void throwIfAny() {
+            if (!messages.isEmpty()) {
+                throw new InvalidLockDeclarationException(messages);
+            }
+        }
+    }
+}

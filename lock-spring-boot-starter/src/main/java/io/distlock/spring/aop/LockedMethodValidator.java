@@ -1,0 +1,94 @@
+package io.distlock.spring.aop;
+
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import org.springframework.aop.framework.Advised;
+import org.springframework.aop.framework.AopProxyUtils;
+import org.springframework.aop.support.AopUtils;
+import org.springframework.beans.factory.SmartInitializingSingleton;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+import org.springframework.util.ClassUtils;
+
+/**
+ * Checks every {@link io.distlock.spring.DistributedLock} declaration of the context's beans once all singletons
+ * exist, before scheduled jobs start: a wrong declaration, or a singleton with guarded methods that was not proxied,
+ * fails the start with an {@link InvalidLockDeclarationException} listing every problem.
+ */
+public final class LockedMethodValidator implements SmartInitializingSingleton {
+
+    private static final Logger logger = LoggerFactory.getLogger(LockedMethodValidator.class);
+
+    private final ConfigurableListableBeanFactory beanFactory;
+
+    private final LockedMethods lockedMethods;
+
+    /**
+     * Creates the validator.
+     *
+     * @param beanFactory the factory whose beans are checked
+     * @param lockedMethods parses and caches the declarations
+     */
+    public LockedMethodValidator(ConfigurableListableBeanFactory beanFactory, LockedMethods lockedMethods) {
+        this.beanFactory = beanFactory;
+        this.lockedMethods = lockedMethods;
+    }
+
+    @Override
+    public void afterSingletonsInstantiated() {
+        Set<String> problems = new LinkedHashSet<>();
+        Set<List<Object>> checked = new HashSet<>();
+        for (Iterator<String> names = beanFactory.getBeanNamesIterator(); names.hasNext();) {
+            String name = names.next();
+            Object singleton = beanFactory.containsSingleton(name) ? beanFactory.getSingleton(name) : null;
+            Class<?> targetClass = singleton != null ? AopProxyUtils.ultimateTargetClass(singleton) : type(name);
+            if (targetClass == null || !lockedMethods.hasGuardedMethods(targetClass)) {
+                continue;
+            }
+            boolean classProxy = singleton != null && AopUtils.isCglibProxy(singleton);
+            if (checked.add(List.of(targetClass, classProxy))) {
+                problems.addAll(lockedMethods.validate(targetClass, classProxy));
+            }
+            if (singleton != null && !isAdvised(singleton)) {
+                problems.add("Bean '" + name + "' (" + targetClass.getName() + ") has @DistributedLock methods but "
+                        + "is not proxied by the distributed-lock advisor, so its locks would never be taken; it was "
+                        + "probably created before the auto-proxy creator, for example as a dependency of a "
+                        + "BeanPostProcessor");
+            }
+        }
+        if (!problems.isEmpty()) {
+            throw new InvalidLockDeclarationException(List.copyOf(problems));
+        }
+    }
+
+    private @Nullable Class<?> type(String name) {
+        try {
+            Class<?> type = beanFactory.getType(name, false);
+            return type != null ? ClassUtils.getUserClass(type) : null;
+        }
+        catch (RuntimeException | LinkageError ex) {
+            logger.debug("Cannot determine the type of bean '{}'; its @DistributedLock methods are not checked", name,
+                    ex);
+            return null;
+        }
+    }
+
+    private static boolean isAdvised(Object singleton) {
+        if (!(singleton instanceof Advised advised)) {
+            return false;
+        }
+        for (var advisor : advised.getAdvisors()) {
+            if (advisor.getAdvice() instanceof DistributedLockInterceptor) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

@@ -1,0 +1,190 @@
+package io.distlock.spring.autoconfigure;
+
+import java.time.Duration;
+
+import io.distlock.core.TimeSource;
+import io.distlock.spring.aop.DistributedLockAdvisor;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+/**
+ * Configuration of distributed locks, under {@code distributed-lock}.
+ */
+@ConfigurationProperties("distributed-lock")
+public class DistributedLockProperties {
+
+    /**
+     * Whether to auto-configure distributed locks and apply @DistributedLock.
+     */
+    private boolean enabled = true;
+
+    /**
+     * Name of the lock table, optionally schema-qualified. Its token sequence is named after it, with the suffix
+     * "_token_seq".
+     */
+    private String tableName = "distributed_locks";
+
+    /**
+     * Lease length of @DistributedLock methods that set no ttl. The watchdog keeps renewing it while the method runs,
+     * so a crashed replica frees the lock within this time.
+     */
+    private Duration defaultTtl = Duration.ofSeconds(30);
+
+    /**
+     * Longest time the watchdog keeps renewing the lease of @DistributedLock methods that set no maxHold.
+     */
+    private Duration maxHold = Duration.ofHours(1);
+
+    /**
+     * Longest lease the lock repository accepts. Longer TTLs are rejected as a likely unit mistake.
+     */
+    private Duration maxTtl = Duration.ofDays(1);
+
+    /**
+     * Clock that decides when leases expire: the database's, safe across replicas, or the application's, for tests.
+     */
+    private TimeSource timeSource = TimeSource.DATABASE;
+
+    /**
+     * SQL dialect of the lock statements: h2, postgresql or mariadb. Detected from the database when not set.
+     */
+    private @Nullable String dialect;
+
+    /**
+     * Readable prefix of owner tokens, such as a replica name, followed by 128 random bits. Defaults to the host
+     * name and process id.
+     */
+    private @Nullable String ownerPrefix;
+
+    /**
+     * Whether to interrupt the thread running a @DistributedLock method when the watchdog finds its lease lost.
+     */
+    private boolean interruptOnLoss;
+
+    /**
+     * Order of the @DistributedLock advisor among other advisors. The default places it just outside
+     * the @Transactional advisor, so that locks are released after the commit.
+     */
+    private int aopOrder = DistributedLockAdvisor.DEFAULT_ORDER;
+
+    private final Watchdog watchdog = new Watchdog();
+
+    public boolean isEnabled() {
+        return enabled;
+    }
+
+    public void setEnabled(boolean enabled) {
+        this.enabled = enabled;
+    }
+
+    public String getTableName() {
+        return tableName;
+    }
+
+    public void setTableName(String tableName) {
+        this.tableName = tableName;
+    }
+
+    public Duration getDefaultTtl() {
+        return defaultTtl;
+    }
+
+    public void setDefaultTtl(Duration defaultTtl) {
+        this.defaultTtl = defaultTtl;
+    }
+
+    public Duration getMaxHold() {
+        return maxHold;
+    }
+
+    public void setMaxHold(Duration maxHold) {
+        this.maxHold = maxHold;
+    }
+
+    public Duration getMaxTtl() {
+        return maxTtl;
+    }
+
+    public void setMaxTtl(Duration maxTtl) {
+        this.maxTtl = maxTtl;
+    }
+
+    public TimeSource getTimeSource() {
+        return timeSource;
+    }
+
+    public void setTimeSource(TimeSource timeSource) {
+        this.timeSource = timeSource;
+    }
+
+    public @Nullable String getDialect() {
+        return dialect;
+    }
+
+    public void setDialect(@Nullable String dialect) {
+        this.dialect = dialect;
+    }
+
+    public @Nullable String getOwnerPrefix() {
+        return ownerPrefix;
+    }
+
+    public void setOwnerPrefix(@Nullable String ownerPrefix) {
+        this.ownerPrefix = ownerPrefix;
+    }
+
+    public boolean isInterruptOnLoss() {
+        return interruptOnLoss;
+    }
+
+    public void setInterruptOnLoss(boolean interruptOnLoss) {
+        this.interruptOnLoss = interruptOnLoss;
+    }
+
+    public int getAopOrder() {
+        return aopOrder;
+    }
+
+    public void setAopOrder(int aopOrder) {
+        this.aopOrder = aopOrder;
+    }
+
+    public Watchdog getWatchdog() {
+        return watchdog;
+    }
+
+    /**
+     * How the lease watchdog renews leases.
+     */
+    public static class Watchdog {
+
+        /**
+         * Number of threads renewing leases. Renewals of one round run in a few batched statements, so one thread
+         * serves thousands of leases.
+         */
+        private int threads = 1;
+
+        /**
+         * Fraction of a lease's TTL after which the watchdog renews it, above 0 and at most 0.9. The default third
+         * leaves two more attempts before the lease runs out.
+         */
+        private double renewRatio = 1.0 / 3;
+
+        public int getThreads() {
+            return threads;
+        }
+
+        public void setThreads(int threads) {
+            this.threads = threads;
+        }
+
+        public double getRenewRatio() {
+            return renewRatio;
+        }
+
+        public void setRenewRatio(double renewRatio) {
+            this.renewRatio = renewRatio;
+        }
+    }
+}

@@ -1,0 +1,303 @@
+package io.distlock.spring.aop;
+
+import java.util.Optional;
+
+import io.distlock.spring.DistributedLock;
+import io.distlock.spring.OnLocked;
+import io.distlock.spring.autoconfigure.DistributedLockAutoConfiguration;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
+import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
+import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.context.runner.ContextConsumer;
+import org.springframework.core.NestedExceptionUtils;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Every wrong {@link DistributedLock} declaration fails the application context at start-up with a message naming
+ * the class, the method and the attribute. These checks do not touch the database, so they run on embedded H2 only.
+ */
+class LockedMethodValidatorTests {
+
+    private final ApplicationContextRunner runner = new ApplicationContextRunner()
+        .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class, AopAutoConfiguration.class,
+                DistributedLockAutoConfiguration.class));
+
+    @Test
+    void validDeclarationsStart() {
+        runner.withBean(Valid.class).withPropertyValues("jobs.ttl=PT1M").run(context -> {
+            assertThat(context).hasNotFailed();
+            assertThat(context.getBean(Valid.class).optional()).contains("ran");
+        });
+    }
+
+    @Test
+    void unparseableTtlNamesClassMethodAndAttribute() {
+        runner.withBean(BadTtl.class).run(failsWith(BadTtl.class.getName() + ".run(String): attribute 'ttl' = 'PT5X' "
+                + "is not a duration: use ISO-8601 such as PT30S, or a simple form such as 30s"));
+    }
+
+    @Test
+    void ttlAboveTheMaximumIsRejected() {
+        runner.withBean(TtlAboveMaximum.class).run(failsWith(TtlAboveMaximum.class.getName()
+                + ".run(): attribute 'ttl' = 'P2D' must be at most PT24H (distributed-lock.max-ttl)"));
+    }
+
+    @Test
+    void defaultTtlAboveTheMaximumIsRejected() {
+        runner.withBean(Valid.class).withPropertyValues("jobs.ttl=PT1M", "distributed-lock.default-ttl=PT2H",
+                "distributed-lock.max-ttl=PT1H")
+            .run(context -> {
+                assertThat(context).hasFailed();
+                assertThat(NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure()))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("distributed-lock.default-ttl must be at most PT1H, got PT2H");
+            });
+    }
+
+    @Test
+    void unparseableMinHoldIsRejected() {
+        runner.withBean(BadMinHold.class).run(failsWith(BadMinHold.class.getName()
+                + ".run(): attribute 'minHold' = 'soon' is not a duration"));
+    }
+
+    @Test
+    void negativeMaxHoldIsRejected() {
+        runner.withBean(NegativeMaxHold.class).run(failsWith(NegativeMaxHold.class.getName()
+                + ".run(): attribute 'maxHold' = '-PT1S' must be at least PT0.001S"));
+    }
+
+    @Test
+    void minHoldLongerThanMaxHoldIsRejected() {
+        runner.withBean(MinHoldAboveMaxHold.class).run(failsWith(MinHoldAboveMaxHold.class.getName()
+                + ".run(): attribute 'minHold' = 'PT2H' is longer than maxHold (PT1H)"));
+    }
+
+    @Test
+    void unparseableSpelIsRejected() {
+        runner.withBean(BadSpel.class).run(failsWith(BadSpel.class.getName()
+                + ".run(String): attribute 'resource' = 'job:#{#id +}' is not a valid SpEL template"));
+    }
+
+    @Test
+    void referenceToAMissingParameterIsRejected() {
+        runner.withBean(UnknownParameter.class).run(failsWith(UnknownParameter.class.getName()
+                + ".run(String): attribute 'resource' = 'report:#{#month}' refers to #month, but the method has no "
+                + "such parameter; it has #id"));
+    }
+
+    @Test
+    void positionBeyondTheParametersIsRejected() {
+        runner.withBean(PositionOutOfRange.class).run(failsWith(PositionOutOfRange.class.getName()
+                + ".run(String): attribute 'resource' = 'job:#{#p1}' refers to #p1, but the method takes 1 parameter"));
+    }
+
+    @Test
+    void referenceToAMissingBeanIsRejected() {
+        runner.withBean(UnknownBean.class).run(failsWith(UnknownBean.class.getName()
+                + ".run(): attribute 'resource' = 'job:#{@noSuchBean.name}' refers to bean @noSuchBean, but there is "
+                + "no such bean"));
+    }
+
+    @Test
+    void unresolvablePlaceholderIsRejected() {
+        runner.withBean(UnresolvablePlaceholder.class).run(failsWith(UnresolvablePlaceholder.class.getName()
+                + ".run(): attribute 'ttl' = '${no.such.ttl}' has a placeholder that cannot be resolved"));
+    }
+
+    @Test
+    void skipOnAPrimitiveReturnTypeIsRejected() {
+        runner.withBean(SkipReturningInt.class).run(failsWith(SkipReturningInt.class.getName()
+                + ".count(): attribute 'onLocked' = 'SKIP' returns null for a skipped call, but the method returns "
+                + "int"));
+    }
+
+    @Test
+    void waitTimeoutWithoutWaitIsRejected() {
+        runner.withBean(WaitTimeoutWithoutWait.class).run(failsWith(WaitTimeoutWithoutWait.class.getName()
+                + ".run(): attribute 'waitTimeout' = 'PT5S' only applies to onLocked = WAIT, but onLocked is THROW"));
+    }
+
+    @Test
+    void blankLiteralResourceIsRejected() {
+        runner.withBean(BlankResource.class).run(failsWith(BlankResource.class.getName()
+                + ".run(): attribute 'resource' = ' ' is not a valid resource name: resource must not be blank"));
+    }
+
+    @Test
+    void privateMethodIsRejectedBecauseNoProxyCanInterceptIt() {
+        runner.withBean(PrivateMethod.class).run(failsWith(PrivateMethod.class.getName()
+                + ".run(): the method is private, so Spring AOP proxies cannot intercept it"));
+    }
+
+    @Test
+    void finalMethodOfAClassProxyIsRejected() {
+        runner.withBean(FinalMethod.class).run(failsWith(FinalMethod.class.getName()
+                + ".run(): the method is final, so Spring AOP proxies cannot intercept it"));
+    }
+
+    @Test
+    void beanThatWasNotProxiedIsRejected() {
+        runner.withInitializer(context -> context.getBeanFactory().registerSingleton("unproxied", new Valid()))
+            .withPropertyValues("jobs.ttl=PT1M")
+            .run(failsWith("Bean 'unproxied' (" + Valid.class.getName() + ") has @DistributedLock methods but is not "
+                    + "proxied by the distributed-lock advisor"));
+    }
+
+    @Test
+    void everyProblemIsListedAtOnce() {
+        runner.withBean(BadTtl.class).withBean(SkipReturningInt.class).run(context -> {
+            assertThat(context).hasFailed();
+            assertThat(NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure()))
+                .isInstanceOf(InvalidLockDeclarationException.class)
+                .hasMessageStartingWith("2 invalid @DistributedLock declarations:")
+                .hasMessageContaining("BadTtl.run(String): attribute 'ttl'")
+                .hasMessageContaining("SkipReturningInt.count(): attribute 'onLocked'");
+        });
+    }
+
+    private static ContextConsumer<AssertableApplicationContext> failsWith(String message) {
+        return context -> {
+            assertThat(context).hasFailed();
+            assertThat(NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure()))
+                .isInstanceOf(InvalidLockDeclarationException.class)
+                .hasMessageContaining(message);
+        };
+    }
+
+    public static class Valid {
+
+        @DistributedLock(resource = "valid:#{#p0}:#{#id}:#{#root.methodName}", ttl = "${jobs.ttl}")
+        public void withParameter(String id) {
+        }
+
+        @DistributedLock(resource = "valid:plain")
+        public void plain() {
+        }
+
+        @DistributedLock(resource = "valid:optional", onLocked = OnLocked.SKIP)
+        public Optional<String> optional() {
+            return Optional.of("ran");
+        }
+
+        @DistributedLock(resource = "valid:boxed", ttl = "10s", minHold = "1s", maxHold = "PT1M")
+        public Integer boxed() {
+            return 1;
+        }
+
+        @DistributedLock(resource = "valid:primitive", onLocked = OnLocked.WAIT, waitTimeout = "PT1S")
+        public long primitiveWithWait() {
+            return 1;
+        }
+    }
+
+    public static class BadTtl {
+
+        @DistributedLock(resource = "job:#{#id}", ttl = "PT5X")
+        public void run(String id) {
+        }
+    }
+
+    public static class TtlAboveMaximum {
+
+        @DistributedLock(resource = "job", ttl = "P2D")
+        public void run() {
+        }
+    }
+
+    public static class BadMinHold {
+
+        @DistributedLock(resource = "job", minHold = "soon")
+        public void run() {
+        }
+    }
+
+    public static class NegativeMaxHold {
+
+        @DistributedLock(resource = "job", maxHold = "-PT1S")
+        public void run() {
+        }
+    }
+
+    public static class MinHoldAboveMaxHold {
+
+        @DistributedLock(resource = "job", minHold = "PT2H", maxHold = "PT1H")
+        public void run() {
+        }
+    }
+
+    public static class BadSpel {
+
+        @DistributedLock(resource = "job:#{#id +}")
+        public void run(String id) {
+        }
+    }
+
+    public static class UnknownParameter {
+
+        @DistributedLock(resource = "report:#{#month}")
+        public void run(String id) {
+        }
+    }
+
+    public static class PositionOutOfRange {
+
+        @DistributedLock(resource = "job:#{#p1}")
+        public void run(String id) {
+        }
+    }
+
+    public static class UnknownBean {
+
+        @DistributedLock(resource = "job:#{@noSuchBean.name}")
+        public void run() {
+        }
+    }
+
+    public static class UnresolvablePlaceholder {
+
+        @DistributedLock(resource = "job", ttl = "${no.such.ttl}")
+        public void run() {
+        }
+    }
+
+    public static class SkipReturningInt {
+
+        @DistributedLock(resource = "job")
+        public int count() {
+            return 1;
+        }
+    }
+
+    public static class WaitTimeoutWithoutWait {
+
+        @DistributedLock(resource = "job", onLocked = OnLocked.THROW, waitTimeout = "PT5S")
+        public void run() {
+        }
+    }
+
+    public static class BlankResource {
+
+        @DistributedLock(resource = " ")
+        public void run() {
+        }
+    }
+
+    public static class PrivateMethod {
+
+        @DistributedLock(resource = "job")
+        private void run() {
+        }
+    }
+
+    public static class FinalMethod {
+
+        @DistributedLock(resource = "job")
+        public final void run() {
+        }
+    }
+}

@@ -1,0 +1,316 @@
+package io.distlock.spring.autoconfigure;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import javax.sql.DataSource;
+
+import com.jayway.jsonpath.JsonPath;
+import io.distlock.core.Lease;
+import io.distlock.core.LeaseWatchdog;
+import io.distlock.core.LockManager;
+import io.distlock.core.LockRepository;
+import io.distlock.core.OwnerGenerator;
+import io.distlock.core.RandomOwnerGenerator;
+import io.distlock.core.TimeSource;
+import io.distlock.core.WatchdogSettings;
+import io.distlock.core.jdbc.JdbcLockRepository;
+import io.distlock.core.jdbc.LockTableMissingException;
+import io.distlock.core.jdbc.LockTableName;
+import io.distlock.core.testsupport.TestDatabase;
+import io.distlock.spring.aop.DistributedLockAdvisor;
+import io.distlock.spring.aop.DistributedLockInterceptor;
+import io.distlock.spring.aop.LockedMethodDefaults;
+import io.distlock.spring.aop.LockedMethodValidator;
+import io.distlock.spring.aop.LockedMethods;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import org.springframework.beans.factory.support.DefaultListableBeanFactory;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
+import org.springframework.boot.jdbc.autoconfigure.DataSourceTransactionManagerAutoConfiguration;
+import org.springframework.boot.jdbc.init.DataSourceScriptDatabaseInitializer;
+import org.springframework.boot.sql.init.DatabaseInitializationMode;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.transaction.autoconfigure.TransactionAutoConfiguration;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DelegatingDataSource;
+import org.springframework.jdbc.datasource.embedded.EmbeddedDatabaseBuilder;
+import org.springframework.jdbc.datasource.embedded.EmbeddedDatabaseType;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Which beans {@link DistributedLockAutoConfiguration} contributes, when it backs off, and how its properties bind.
+ */
+class DistributedLockAutoConfigurationTests {
+
+    private static final String H2_SCHEMA = "classpath:io/distlock/core/jdbc/dialect/schema-h2.sql";
+
+    private final ApplicationContextRunner runner = new ApplicationContextRunner()
+        .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class,
+                DataSourceTransactionManagerAutoConfiguration.class, TransactionAutoConfiguration.class,
+                DistributedLockAutoConfiguration.class));
+
+    @Test
+    void providesEveryLockBeanWhenThereIsADataSource() {
+        runner.run(context -> {
+            assertThat(context).hasNotFailed()
+                .hasSingleBean(JdbcLockRepository.class)
+                .hasSingleBean(LockManager.class)
+                .hasSingleBean(OwnerGenerator.class)
+                .hasSingleBean(LeaseWatchdog.class)
+                .hasSingleBean(DistributedLockAdvisor.class)
+                .hasSingleBean(LockedMethods.class)
+                .hasSingleBean(LockedMethodValidator.class)
+                .hasSingleBean(DistributedLockDataSourceScriptDatabaseInitializer.class)
+                .hasSingleBean(DistributedLockProperties.class)
+                .hasSingleBean(DistributedLockJdbcProperties.class);
+            assertThat(context.getBean(LockManager.class).watchdog()).isSameAs(context.getBean(LeaseWatchdog.class));
+            assertThat(context.getBean(DistributedLockAdvisor.class).getOrder())
+                .isEqualTo(DistributedLockAdvisor.DEFAULT_ORDER);
+        });
+    }
+
+    @Test
+    void backsOffWithoutADataSource() {
+        new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(DistributedLockAutoConfiguration.class))
+            .run(context -> assertThat(context).hasNotFailed()
+                .doesNotHaveBean(LockRepository.class)
+                .doesNotHaveBean(LockManager.class)
+                .doesNotHaveBean(DistributedLockAdvisor.class));
+    }
+
+    @Test
+    void backsOffWhenNoDataSourceIsTheSingleCandidate() {
+        new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(DistributedLockAutoConfiguration.class))
+            .withBean("first", DataSource.class, DistributedLockAutoConfigurationTests::embeddedLockDatabase)
+            .withBean("second", DataSource.class, DistributedLockAutoConfigurationTests::embeddedLockDatabase)
+            .run(context -> assertThat(context).hasNotFailed().doesNotHaveBean(LockManager.class));
+    }
+
+    @Test
+    void backsOffWhenDisabled() {
+        runner.withPropertyValues("distributed-lock.enabled=false")
+            .run(context -> assertThat(context).hasNotFailed()
+                .doesNotHaveBean(LockRepository.class)
+                .doesNotHaveBean(LockManager.class)
+                .doesNotHaveBean(DistributedLockAdvisor.class)
+                .doesNotHaveBean(DistributedLockDataSourceScriptDatabaseInitializer.class));
+    }
+
+    @Test
+    void backsOffWithoutLockCore() {
+        runner.withClassLoader(new FilteredClassLoader(LockManager.class))
+            .run(context -> assertThat(context).hasNotFailed()
+                .doesNotHaveBean(DistributedLockAdvisor.class)
+                .doesNotHaveBean(DistributedLockProperties.class));
+    }
+
+    @Test
+    void leavesTheSchemaAloneWithoutBootsScriptInitializer() {
+        new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(DistributedLockAutoConfiguration.class))
+            .withClassLoader(new FilteredClassLoader(DataSourceScriptDatabaseInitializer.class))
+            .withBean(DataSource.class, DistributedLockAutoConfigurationTests::embeddedLockDatabase)
+            .run(context -> assertThat(context).hasNotFailed()
+                .hasSingleBean(LockManager.class)
+                .doesNotHaveBean(DistributedLockDataSourceScriptDatabaseInitializer.class)
+                .doesNotHaveBean(DistributedLockJdbcProperties.class));
+    }
+
+    @Test
+    void userDefinedBeansWin() {
+        LockRepository repository = JdbcLockRepository.builder(embeddedLockDatabase()).build();
+        OwnerGenerator owners = () -> "mine:" + System.nanoTime();
+        LeaseWatchdog watchdog = new LeaseWatchdog(repository, WatchdogSettings.DEFAULT);
+        LockManager manager = LockManager.builder(repository).watchdog(watchdog).build();
+        DistributedLockAdvisor advisor = new DistributedLockAdvisor(new DistributedLockInterceptor(
+                new LockedMethods(new DefaultListableBeanFactory(),
+                        () -> LockedMethodDefaults.STANDARD),
+                () -> manager, () -> false));
+        runner.withBean(LockRepository.class, () -> repository)
+            .withBean(OwnerGenerator.class, () -> owners)
+            .withBean(LeaseWatchdog.class, () -> watchdog)
+            .withBean(LockManager.class, () -> manager)
+            .withBean(DistributedLockAdvisor.class, () -> advisor)
+            .run(context -> {
+                assertThat(context).hasNotFailed();
+                assertThat(context).getBean(LockRepository.class).isSameAs(repository);
+                assertThat(context).getBean(OwnerGenerator.class).isSameAs(owners);
+                assertThat(context).getBean(LeaseWatchdog.class).isSameAs(watchdog);
+                assertThat(context).getBean(LockManager.class).isSameAs(manager);
+                assertThat(context).getBean(DistributedLockAdvisor.class).isSameAs(advisor);
+            });
+    }
+
+    @Test
+    void autoConfiguredManagerUsesTheUsersOwnerGeneratorAndRepository() {
+        OwnerGenerator owners = new RandomOwnerGenerator("custom-owner");
+        runner.withBean(OwnerGenerator.class, () -> owners).run(context -> {
+            try (Lease lease = context.getBean(LockManager.class).tryAcquire("owners", Duration.ofSeconds(5))
+                .orElseThrow()) {
+                assertThat(lease.owner()).startsWith("custom-owner:");
+            }
+        });
+    }
+
+    @Test
+    void bindsEveryProperty() {
+        runner.withPropertyValues("distributed-lock.table-name=bound_locks", "distributed-lock.default-ttl=45s",
+                "distributed-lock.max-hold=PT2H", "distributed-lock.max-ttl=P2D",
+                "distributed-lock.time-source=application",
+                "distributed-lock.dialect=h2", "distributed-lock.owner-prefix=replica-7",
+                "distributed-lock.interrupt-on-loss=true", "distributed-lock.aop-order=42",
+                "distributed-lock.watchdog.threads=3", "distributed-lock.watchdog.renew-ratio=0.5",
+                "distributed-lock.jdbc.initialize-schema=always", "distributed-lock.jdbc.platform=h2",
+                "distributed-lock.jdbc.schema=" + H2_SCHEMA, "distributed-lock.jdbc.continue-on-error=false")
+            .run(context -> {
+                assertThat(context).hasNotFailed();
+                DistributedLockProperties properties = context.getBean(DistributedLockProperties.class);
+                assertThat(properties.isEnabled()).isTrue();
+                assertThat(properties.getTableName()).isEqualTo("bound_locks");
+                assertThat(properties.getDefaultTtl()).isEqualTo(Duration.ofSeconds(45));
+                assertThat(properties.getMaxHold()).isEqualTo(Duration.ofHours(2));
+                assertThat(properties.getMaxTtl()).isEqualTo(Duration.ofDays(2));
+                assertThat(properties.getTimeSource()).isEqualTo(TimeSource.APPLICATION);
+                assertThat(properties.getDialect()).isEqualTo("h2");
+                assertThat(properties.getOwnerPrefix()).isEqualTo("replica-7");
+                assertThat(properties.isInterruptOnLoss()).isTrue();
+                assertThat(properties.getAopOrder()).isEqualTo(42);
+                assertThat(properties.getWatchdog().getThreads()).isEqualTo(3);
+                assertThat(properties.getWatchdog().getRenewRatio()).isEqualTo(0.5);
+                DistributedLockJdbcProperties jdbc = context.getBean(DistributedLockJdbcProperties.class);
+                assertThat(jdbc.getInitializeSchema()).isEqualTo(DatabaseInitializationMode.ALWAYS);
+                assertThat(jdbc.getPlatform()).isEqualTo("h2");
+                assertThat(jdbc.getSchema()).isEqualTo(H2_SCHEMA);
+                assertThat(jdbc.isContinueOnError()).isFalse();
+
+                JdbcLockRepository repository = context.getBean(JdbcLockRepository.class);
+                assertThat(repository.table().value()).isEqualTo("bound_locks");
+                assertThat(repository.dialect().name()).isEqualToIgnoringCase("H2");
+                assertThat(context.getBean(OwnerGenerator.class).nextOwner()).startsWith("replica-7:");
+                assertThat(context.getBean(DistributedLockAdvisor.class).getOrder()).isEqualTo(42);
+                assertThat(rowCount(context.getBean(DataSource.class), "bound_locks")).isZero();
+            });
+    }
+
+    @Test
+    void initialisesTheSchemaOnAnEmbeddedDatabase() {
+        runner.run(context -> {
+            assertThat(context).hasNotFailed();
+            assertThat(rowCount(context.getBean(DataSource.class), "distributed_locks")).isZero();
+            try (Lease lease = context.getBean(LockManager.class).tryAcquire("schema", Duration.ofSeconds(5))
+                .orElseThrow()) {
+                assertThat(rowCount(context.getBean(DataSource.class), "distributed_locks")).isOne();
+            }
+        });
+    }
+
+    @Test
+    void initialisesARenamedTableForACustomTableName() {
+        runner.withPropertyValues("distributed-lock.table-name=ops_job_locks").run(context -> {
+            assertThat(context).hasNotFailed();
+            DataSource dataSource = context.getBean(DataSource.class);
+            assertThat(rowCount(dataSource, "ops_job_locks")).isZero();
+            assertThat(new JdbcTemplate(dataSource).queryForObject("SELECT NEXT VALUE FOR ops_job_locks_token_seq",
+                    Long.class)).isPositive();
+            context.getBean(LockManager.class).tryAcquire("renamed", Duration.ofSeconds(5)).orElseThrow().release();
+        });
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = TestDatabase.class, names = { "POSTGRESQL", "MARIADB" })
+    void alwaysInitialisesTheSchemaOnAServerDatabase(TestDatabase database) {
+        DataSource dataSource = new DelegatingDataSource(database.dataSource());
+        LockTableName table = new LockTableName("dl_init_" + UUID.randomUUID().toString().replace("-", "")
+            .substring(0, 12));
+        try {
+            new ApplicationContextRunner()
+                .withConfiguration(AutoConfigurations.of(DistributedLockAutoConfiguration.class))
+                .withBean(DataSource.class, () -> dataSource)
+                .withPropertyValues("distributed-lock.jdbc.initialize-schema=always",
+                        "distributed-lock.table-name=" + table)
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    assertThat(rowCount(dataSource, table.value())).isZero();
+                    context.getBean(LockManager.class).tryAcquire("init", Duration.ofSeconds(5)).orElseThrow()
+                        .release();
+                });
+        }
+        finally {
+            database.dropLockTable(table);
+        }
+    }
+
+    @Test
+    void failsClearlyWhenTheTableIsMissingAndInitialisationIsOff() {
+        runner.withPropertyValues("distributed-lock.jdbc.initialize-schema=never").run(context -> {
+            assertThat(context).hasFailed();
+            Throwable missing = findCause(context.getStartupFailure(), LockTableMissingException.class);
+            assertThat(missing).isNotNull()
+                .hasMessageContaining("Lock table 'distributed_locks'")
+                .hasMessageContaining("distributed-lock.jdbc.initialize-schema=always");
+        });
+    }
+
+    @Test
+    void customizersSeeTheManagerBuilder() {
+        List<LockManager.Builder> customized = new ArrayList<>();
+        runner.withBean(LockManagerBuilderCustomizer.class, () -> customized::add)
+            .run(context -> {
+                assertThat(context).hasNotFailed();
+                assertThat(customized).hasSize(1);
+            });
+    }
+
+    @Test
+    void metadataDocumentsEveryProperty() throws IOException {
+        try (InputStream in = getClass().getResourceAsStream("/META-INF/spring-configuration-metadata.json")) {
+            assertThat(in).isNotNull();
+            String json = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            List<Map<String, Object>> properties = JsonPath.read(json, "$.properties[*]");
+            assertThat(properties).extracting(property -> property.get("name")).contains("distributed-lock.enabled",
+                    "distributed-lock.table-name", "distributed-lock.default-ttl", "distributed-lock.max-hold",
+                    "distributed-lock.max-ttl", "distributed-lock.time-source", "distributed-lock.dialect",
+                    "distributed-lock.owner-prefix", "distributed-lock.interrupt-on-loss",
+                    "distributed-lock.aop-order", "distributed-lock.watchdog.threads",
+                    "distributed-lock.watchdog.renew-ratio", "distributed-lock.jdbc.initialize-schema");
+            assertThat(properties).allSatisfy(property -> {
+                String description = (String) property.get("description");
+                assertThat(description).as("description of %s", property.get("name")).isNotBlank()
+                    .doesNotStartWith("The ").doesNotStartWith("A ");
+                if ("java.lang.Boolean".equals(property.get("type"))) {
+                    assertThat(description).startsWith("Whether");
+                }
+            });
+        }
+    }
+
+    private static DataSource embeddedLockDatabase() {
+        return new EmbeddedDatabaseBuilder().setType(EmbeddedDatabaseType.H2).generateUniqueName(true)
+            .addScript(H2_SCHEMA).build();
+    }
+
+    private static int rowCount(DataSource dataSource, String table) {
+        Integer count = new JdbcTemplate(dataSource).queryForObject("SELECT COUNT(*) FROM " + table, Integer.class);
+        return count != null ? count : -1;
+    }
+
+    private static Throwable findCause(Throwable failure, Class<? extends Throwable> type) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (type.isInstance(cause)) {
+                return cause;
+            }
+        }
+        return null;
+    }
+}
