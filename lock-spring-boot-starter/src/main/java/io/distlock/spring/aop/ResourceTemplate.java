@@ -129,7 +129,8 @@ final class ResourceTemplate {
         context.setBeanResolver(beanResolver);
         StringBuilder name = new StringBuilder();
         for (Expression part : parts) {
-            String value = part.getValue(context, String.class);
+            // Any value becomes text through toString(): YearMonth, LocalDate, enums, ids need no converter.
+            Object value = part.getValue(context);
             if (value == null) {
                 throw new IllegalArgumentException("@DistributedLock resource '" + text + "' of "
                         + LockedMethod.describe(method, root.getTargetClass()) + ": #{" + part.getExpressionString()

@@ -1,0 +1,110 @@
+package io.distlock.spring.metrics;
+
+import java.time.Duration;
+
+import io.distlock.core.Lease;
+import io.distlock.core.LockManager;
+import io.distlock.core.LockObserver;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.binder.MeterBinder;
+
+/**
+ * Records a {@link LockManager}'s events as Micrometer meters. Locks are tagged with their name — an annotation's
+ * resource template such as {@code report:#{#month}}, never the evaluated resource — so that the number of time
+ * series stays small.
+ * <ul>
+ * <li>{@code distributed.lock.acquire} timer, tags {@code lock} and {@code outcome} ({@code acquired}, {@code held},
+ * {@code error})</li>
+ * <li>{@code distributed.lock.held} timer, tag {@code lock}: how long leases were held</li>
+ * <li>{@code distributed.lock.active} gauge: leases this process holds now</li>
+ * <li>{@code distributed.lock.renewals} counter, tags {@code lock} and {@code outcome} ({@code renewed},
+ * {@code lost}, {@code error})</li>
+ * <li>{@code distributed.lock.lost} counter, tag {@code lock}</li>
+ * </ul>
+ */
+public final class LockMetrics implements LockObserver {
+
+    static final String ACQUIRE = "distributed.lock.acquire";
+
+    static final String HELD = "distributed.lock.held";
+
+    static final String ACTIVE = "distributed.lock.active";
+
+    static final String RENEWALS = "distributed.lock.renewals";
+
+    static final String LOST = "distributed.lock.lost";
+
+    private final MeterRegistry registry;
+
+    /**
+     * Creates the observer.
+     *
+     * @param registry where meters are registered
+     */
+    public LockMetrics(MeterRegistry registry) {
+        this.registry = registry;
+    }
+
+    /**
+     * A binder for the gauge of leases a manager holds now.
+     *
+     * @param manager the manager whose active leases are counted
+     * @return the binder
+     */
+    public static MeterBinder activeLeases(LockManager manager) {
+        return registry -> Gauge.builder(ACTIVE, manager, m -> m.activeLeases().size())
+                .description("Leases this process holds now")
+                .register(registry);
+    }
+
+    @Override
+    public void acquired(String name, Lease lease, Duration elapsed) {
+        acquireTimer(name, "acquired").record(elapsed);
+    }
+
+    @Override
+    public void held(String name, String resource, Duration elapsed) {
+        acquireTimer(name, "held").record(elapsed);
+    }
+
+    @Override
+    public void acquireFailed(String name, String resource, Duration elapsed, RuntimeException error) {
+        acquireTimer(name, "error").record(elapsed);
+    }
+
+    @Override
+    public void renewed(Lease lease) {
+        renewals(lease, "renewed").increment();
+    }
+
+    @Override
+    public void renewalFailed(Lease lease, RuntimeException error) {
+        renewals(lease, "error").increment();
+    }
+
+    @Override
+    public void lost(Lease lease, String reason) {
+        renewals(lease, "lost").increment();
+        Counter.builder(LOST).description("Leases found lost while their holder still ran")
+                .tag("lock", lease.name()).register(registry).increment();
+    }
+
+    @Override
+    public void released(Lease lease, Duration held) {
+        Timer.builder(HELD).description("How long leases were held, from acquisition to release")
+                .tag("lock", lease.name()).register(registry).record(held);
+    }
+
+    private Timer acquireTimer(String name, String outcome) {
+        return Timer.builder(ACQUIRE).description("Lock acquire attempts, waiting included")
+                .tag("lock", name).tag("outcome", outcome).register(registry);
+    }
+
+    private Counter renewals(Lease lease, String outcome) {
+        return Counter.builder(RENEWALS).description("Lease renewals by outcome")
+                .tag("lock", lease.name()).tag("outcome", outcome).register(registry);
+    }
+}

@@ -1,0 +1,138 @@
+package io.distlock.spring.web;
+
+import java.time.Duration;
+import java.time.format.DateTimeParseException;
+
+import io.distlock.core.LockArguments;
+import io.distlock.core.LockRecord;
+import io.distlock.core.LockRepository;
+import io.distlock.core.ReleaseResult;
+import io.distlock.core.RenewResult;
+import io.distlock.core.RenewStatus;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.DeleteMapping;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+
+/**
+ * Seed 000's lock API over HTTP, for callers that bring their own owner token: a non-blocking acquire, a read that
+ * treats expired locks as absent, an owner-checked release and an owner-checked renewal. Every decision is the lock
+ * repository's single atomic statement; bad input is refused before any statement runs.
+ */
+@RestController
+@RequestMapping("${distributed-lock.http.base-path:/locks}")
+public class LockHttpController {
+
+    private final LockRepository repository;
+
+    private final Duration maxTtl;
+
+    /**
+     * Creates the controller.
+     *
+     * @param repository the lock table
+     * @param properties the API's settings
+     */
+    public LockHttpController(LockRepository repository, LockHttpProperties properties) {
+        this.repository = repository;
+        this.maxTtl = properties.getMaxTtl();
+    }
+
+    /**
+     * Takes the lock, or renews it when the caller already holds it; answers at once when another owner holds it.
+     *
+     * @param resource the resource, URL-decoded from the path
+     * @param request the owner and TTL
+     * @return the lock with {@code acquired: true}, or {@code acquired: false}
+     */
+    @PostMapping("/{resource}")
+    public LockView acquire(@PathVariable String resource, @RequestBody LeaseRequest request) {
+        String owner = validOwner(request.owner());
+        Duration ttl = validTtl(request.ttl());
+        return repository.acquire(LockArguments.requireResource(resource), owner, ttl).map(LockView::acquired)
+                .orElseGet(() -> LockView.notAcquired(resource));
+    }
+
+    /**
+     * Reads the live lock on a resource.
+     *
+     * @param resource the resource
+     * @return the lock
+     */
+    @GetMapping("/{resource}")
+    public LockView find(@PathVariable String resource) {
+        LockRecord record = repository.find(LockArguments.requireResource(resource))
+                .orElseThrow(() -> notFound(resource));
+        return LockView.of(record);
+    }
+
+    /**
+     * Releases the caller's lock.
+     *
+     * @param resource the resource
+     * @param owner the owner token that holds it
+     * @return 204 when released
+     */
+    @DeleteMapping("/{resource}")
+    public ResponseEntity<Void> release(@PathVariable String resource, @RequestParam String owner) {
+        ReleaseResult result = repository.release(LockArguments.requireResource(resource), validOwner(owner));
+        return switch (result) {
+            case RELEASED -> ResponseEntity.noContent().build();
+            case NOT_FOUND -> throw notFound(resource);
+            case FORBIDDEN -> throw new LockHttpException(HttpStatus.FORBIDDEN, "forbidden", "Owner mismatch",
+                    "The lock on '" + resource + "' exists but is held by another owner");
+        };
+    }
+
+    /**
+     * Extends the caller's live lease.
+     *
+     * @param resource the resource
+     * @param request the owner and the new TTL, counted from now
+     * @return the lock with its new expiry
+     */
+    @PostMapping("/{resource}/renew")
+    public LockView renew(@PathVariable String resource, @RequestBody LeaseRequest request) {
+        String owner = validOwner(request.owner());
+        Duration ttl = validTtl(request.ttl());
+        RenewResult result = repository.renew(LockArguments.requireResource(resource), owner, ttl);
+        if (result.record() != null) {
+            return LockView.of(result.record());
+        }
+        throw new LockHttpException(HttpStatus.CONFLICT, "conflict", "Lease cannot be renewed",
+                result.status() == RenewStatus.FORBIDDEN
+                        ? "The lock on '" + resource + "' is held by another owner"
+                        : "No live lock on '" + resource + "' is held by this owner: it expired or was released");
+    }
+
+    private static LockHttpException notFound(String resource) {
+        return new LockHttpException(HttpStatus.NOT_FOUND, "not-found", "Lock not found",
+                "No live lock on '" + resource + "'");
+    }
+
+    private static String validOwner(@Nullable String owner) {
+        return LockArguments.requireOwner(owner);
+    }
+
+    private Duration validTtl(@Nullable String ttl) {
+        if (ttl == null || ttl.isBlank()) {
+            throw new IllegalArgumentException("ttl is required, as an ISO-8601 duration such as PT30S");
+        }
+        Duration parsed;
+        try {
+            parsed = Duration.parse(ttl.strip());
+        }
+        catch (DateTimeParseException ex) {
+            throw new IllegalArgumentException("ttl '" + ttl + "' is not an ISO-8601 duration such as PT30S");
+        }
+        return LockArguments.requireTtl(parsed, maxTtl);
+    }
+}
