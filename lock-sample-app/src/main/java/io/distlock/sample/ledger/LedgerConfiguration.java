@@ -1,0 +1,20 @@
+package io.distlock.sample.ledger;
+
+import javax.sql.DataSource;
+
+import io.distlock.core.fencing.FencingGuard;
+
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * The fence in front of the ledger.
+ */
+@Configuration(proxyBeanMethods = false)
+class LedgerConfiguration {
+
+    @Bean
+    FencingGuard ledgerFence(DataSource dataSource) {
+        return FencingGuard.builder(dataSource).build();
+    }
+}

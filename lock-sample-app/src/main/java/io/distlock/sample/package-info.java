@@ -1,0 +1,7 @@
+/**
+ * A service running on several replicas whose scheduled jobs must each run once per tick.
+ */
+@NullMarked
+package io.distlock.sample;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,75 @@
+package io.distlock.sample;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+
+import io.distlock.sample.ledger.LedgerRepository;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.boot.test.web.server.LocalServerPort;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The sample service boots on embedded H2: its guarded jobs run and print their lines, the fenced ledger fills, and
+ * the HTTP lock API and the Actuator endpoints answer.
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+        properties = { "spring.datasource.url=jdbc:h2:mem:sample-tests;DB_CLOSE_DELAY=-1", "demo.replica=test-replica",
+                "demo.ledger-work=100ms", "demo.report-work=100ms" })
+@ExtendWith(OutputCaptureExtension.class)
+class SampleApplicationTests {
+
+    private final HttpClient http = HttpClient.newHttpClient();
+
+    @LocalServerPort
+    private int port;
+
+    @Autowired
+    private JsonMapper json;
+
+    @Autowired
+    private LedgerRepository ledger;
+
+    private HttpResponse<String> call(String method, String path, String body) throws Exception {
+        return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                .header("Content-Type", "application/json")
+                .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
+                        : HttpRequest.BodyPublishers.ofString(body))
+                .build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    @Test
+    void guardedJobsRunAndWriteTheFencedLedger(CapturedOutput output) {
+        await().atMost(Duration.ofSeconds(20)).until(() -> ledger.size() > 0);
+        await().atMost(Duration.ofSeconds(20)).until(() -> output.getOut().contains("EXECUTED job=report"));
+        assertThat(output.getOut()).containsPattern(
+                "EXECUTED job=ledger slot=\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d[05]Z replica=test-replica token=\\d+");
+        assertThat(ledger.newestToken()).isPositive();
+    }
+
+    @Test
+    void httpLockApiAndActuatorAnswer() throws Exception {
+        HttpResponse<String> acquired = call("POST", "/locks/sample:check",
+                "{\"owner\": \"sample-test-owner-1f2e\", \"ttl\": \"PT30S\"}");
+        assertThat(json.readTree(acquired.body()).get("acquired").asBoolean()).isTrue();
+        JsonNode locks = json.readTree(call("GET", "/actuator/locks", null).body());
+        assertThat(locks.get("locks").valueStream().map(l -> l.get("resource").asString())).contains("sample:check");
+        JsonNode health = json.readTree(call("GET", "/actuator/health", null).body());
+        assertThat(health.get("components").get("distributedLock").get("status").asString()).isEqualTo("UP");
+        assertThat(call("GET", "/actuator/metrics/distributed.lock.acquire", null).statusCode()).isEqualTo(200);
+        assertThat(call("DELETE", "/locks/sample:check?owner=sample-test-owner-1f2e", null).statusCode())
+                .isEqualTo(204);
+    }
+}
