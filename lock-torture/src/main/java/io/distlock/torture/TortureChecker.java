@@ -1,0 +1,301 @@
+package io.distlock.torture;
+
+import java.io.PrintStream;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.LongSummaryStatistics;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+import javax.sql.DataSource;
+
+import io.distlock.core.jdbc.dialect.LockDialect;
+
+/**
+ * Reads what the workers recorded and what the controller did, prints per-fault figures and the pass criteria, and
+ * ends with the {@code TORTURE} line.
+ *
+ * <ul>
+ * <li><b>Lost updates</b>: per lock, completed sections minus the counter's final value; every section committed its
+ * counter write and its own record together.</li>
+ * <li><b>Overlaps</b>: two sections of one lock whose [read, write] intervals on the database clock intersect. Only
+ * a holder that outlived its lease can cause one, so each must involve a worker paused during its section, or an
+ * older holder that wrote although its lease was already known lost (its process was starved past the TTL, an
+ * unplanned pause). An overlap whose older holder still believed in its lease would break mutual exclusion.</li>
+ * <li><b>Stale writes accepted</b>: accepted ledger writes, in the commit order given by the ledger head's version,
+ * whose token is below one accepted before. The version is advanced under the head row's lock, independently of
+ * the fencing table, so a broken fence shows up here.</li>
+ * <li><b>Takeover</b>: from a kill to the next holder's acquisition of each lock the killed worker held.</li>
+ * </ul>
+ */
+final class TortureChecker {
+
+    private final DataSource dataSource;
+
+    private final TortureOptions options;
+
+    private final LockDialect dialect;
+
+    private final PrintStream out;
+
+    TortureChecker(DataSource dataSource, TortureOptions options, PrintStream out) {
+        this.dataSource = dataSource;
+        this.options = options;
+        this.dialect = options.database().dialect();
+        this.out = out;
+    }
+
+    /** The outcome: the figures of the final line and whether every criterion held. */
+    record Verdict(boolean passed, int sections, long lostUpdates, long staleWritesAccepted, long staleWritesRefused,
+            int kills, int pauses, int disconnects, long maxTakeoverMillis, long unexplainedOverlaps,
+            long orderViolations, long unexpected, String line) {
+    }
+
+    private record Section(String lock, long token, long pid, boolean leaseKnownLost, Instant startedAt,
+            Instant endedAt) {
+    }
+
+    private record LedgerWrite(String lock, long token, long pid, boolean accepted, long version, Instant writtenAt) {
+    }
+
+    Verdict check(FaultLog faults, List<WorkerOutcome> workers) throws SQLException {
+        List<Section> sections = new ArrayList<>();
+        List<LedgerWrite> ledger = new ArrayList<>();
+        Map<String, Long> counters = new HashMap<>();
+        Map<String, long[]> heads = new HashMap<>();
+        Map<String, Long> fence = new HashMap<>();
+        try (Connection connection = dataSource.getConnection()) {
+            query(connection, "SELECT lock_name, token, worker_pid, lease_lost, started_at, ended_at FROM "
+                    + TortureSchema.SECTIONS, rs -> sections.add(new Section(rs.getString(1), rs.getLong(2),
+                            rs.getLong(3), rs.getInt(4) == 1, dialect.readInstant(rs, 5), dialect.readInstant(rs, 6))));
+            query(connection, "SELECT lock_name, token, worker_pid, accepted, version, written_at FROM "
+                    + TortureSchema.LEDGER, rs -> ledger.add(new LedgerWrite(rs.getString(1), rs.getLong(2),
+                            rs.getLong(3), rs.getInt(4) == 1, rs.getLong(5), dialect.readInstant(rs, 6))));
+            query(connection, "SELECT lock_name, counter_value FROM " + TortureSchema.COUNTER,
+                    rs -> counters.put(rs.getString(1), rs.getLong(2)));
+            query(connection, "SELECT lock_name, token, version FROM " + TortureSchema.LEDGER_HEAD,
+                    rs -> heads.put(rs.getString(1), new long[] {rs.getLong(2), rs.getLong(3)}));
+            query(connection, "SELECT name, last_token FROM " + TortureSchema.FENCE,
+                    rs -> fence.put(rs.getString(1), rs.getLong(2)));
+        }
+        Map<String, List<Section>> sectionsByLock = sections.stream().collect(Collectors.groupingBy(Section::lock));
+        Map<String, List<LedgerWrite>> ledgerByLock = ledger.stream().collect(Collectors.groupingBy(LedgerWrite::lock));
+
+        // The unfenced counter.
+        long lostUpdates = 0;
+        for (Map.Entry<String, Long> counter : counters.entrySet()) {
+            lostUpdates += sectionsByLock.getOrDefault(counter.getKey(), List.of()).size() - counter.getValue();
+        }
+        long overlaps = 0;
+        long overlapsPaused = 0;
+        long overlapsToldLost = 0;
+        long unexplainedOverlaps = 0;
+        for (List<Section> lockSections : sectionsByLock.values()) {
+            List<Section> byStart = lockSections.stream().sorted(Comparator.comparing(Section::startedAt)).toList();
+            for (int i = 0; i < byStart.size(); i++) {
+                Section earlier = byStart.get(i);
+                for (int j = i + 1; j < byStart.size() && byStart.get(j).startedAt().isBefore(earlier.endedAt()); j++) {
+                    Section later = byStart.get(j);
+                    Section older = earlier.token() < later.token() ? earlier : later;
+                    overlaps++;
+                    if (paused(faults, earlier) || paused(faults, later)) {
+                        overlapsPaused++;
+                    }
+                    else if (older.leaseKnownLost()) {
+                        overlapsToldLost++;
+                    }
+                    else {
+                        unexplainedOverlaps++;
+                    }
+                }
+            }
+        }
+
+        // The fenced ledger.
+        long staleAccepted = 0;
+        long orderViolations = 0;
+        long refused = 0;
+        long refusedAboveAccepted = 0;
+        long lateAccepted = 0;
+        List<String> inconsistencies = new ArrayList<>();
+        for (String lock : counters.keySet()) {
+            List<LedgerWrite> writes = ledgerByLock.getOrDefault(lock, List.of());
+            List<LedgerWrite> accepted = writes.stream().filter(LedgerWrite::accepted)
+                    .sorted(Comparator.comparingLong(LedgerWrite::version)).toList();
+            long highest = 0;
+            for (LedgerWrite write : accepted) {
+                if (write.token() < highest) {
+                    staleAccepted++;
+                }
+                if (write.token() <= highest) {
+                    orderViolations++;
+                }
+                highest = Math.max(highest, write.token());
+                if (supersededBefore(sectionsByLock.getOrDefault(lock, List.of()), write)) {
+                    lateAccepted++;
+                }
+            }
+            for (LedgerWrite write : writes) {
+                if (!write.accepted()) {
+                    refused++;
+                    if (write.token() >= highest) {
+                        refusedAboveAccepted++;
+                    }
+                }
+            }
+            long[] head = heads.getOrDefault(lock, new long[] {0, 0});
+            Set<Long> versions = accepted.stream().map(LedgerWrite::version).collect(Collectors.toSet());
+            if (head[1] != accepted.size() || versions.size() != accepted.size() || head[0] != highest) {
+                inconsistencies.add(lock + ": head version " + head[1] + " token " + head[0] + " vs " + accepted.size()
+                        + " accepted writes up to token " + highest);
+            }
+            Long fenced = fence.get(lock);
+            if (!accepted.isEmpty() && (fenced == null || fenced != highest)) {
+                inconsistencies.add(lock + ": fence holds " + fenced + ", highest accepted token " + highest);
+            }
+        }
+
+        // The faults.
+        List<FaultLog.Takeover> takeovers = faults.kills().stream().flatMap(k -> k.takeovers().stream()).toList();
+        LongSummaryStatistics takeoverMillis = takeovers.stream().filter(FaultLog.Takeover::happened)
+                .mapToLong(FaultLog.Takeover::takeoverMillis).summaryStatistics();
+        long maxTakeover = takeoverMillis.getCount() == 0 ? 0 : takeoverMillis.getMax();
+        long missedTakeovers = takeovers.stream().filter(t -> !t.happened()).count();
+        Set<Long> pausedPids = faults.pauses().stream().map(FaultLog.Pause::pid).collect(Collectors.toSet());
+        long databaseErrors = workers.stream().mapToLong(w -> w.count(" EVENT DBERROR ")).sum();
+        long lostLeases = workers.stream().mapToLong(w -> w.count(" EVENT LOST ")).sum();
+        long lostLeasesPaused = workers.stream().filter(w -> pausedPids.contains(w.pid()))
+                .mapToLong(w -> w.count(" EVENT LOST ")).sum();
+        List<String> unexpectedLines = workers.stream().flatMap(w -> w.unexpectedLines().stream()
+                .map(line -> w.name() + ": " + line)).toList();
+        List<String> abnormalExits = workers.stream().filter(WorkerOutcome::abnormalExit)
+                .map(w -> w.name() + " exit " + w.exitCode()).toList();
+        List<Long> skews = workers.stream().map(WorkerOutcome::skewMillis).toList();
+
+        out.println();
+        out.printf("figures (%s, %d worker processes in all, ttl %d ms)%n", options.database().id(), workers.size(),
+                options.ttl().toMillis());
+        out.printf("  sections    %d on %d locks; counters sum to %d; %d lost updates; %d overlapping pairs of sections:"
+                + " %d with a paused holder, %d where the older holder wrote after its lease was known lost (an"
+                + " unplanned pause: the process was starved past its TTL), %d unexplained%n", sections.size(),
+                counters.size(), counters.values().stream().mapToLong(Long::longValue).sum(), lostUpdates, overlaps,
+                overlapsPaused, overlapsToldLost, unexplainedOverlaps);
+        out.printf("  ledger      %d fenced writes: %d accepted, %d refused as stale; %d accepted from a holder "
+                + "already superseded but before any newer token was written%n", ledger.size(),
+                ledger.size() - refused, refused, lateAccepted);
+        out.printf("  kill        %d workers killed while holding a lock, %d locks to take over: %s (bound %d ms)%s%n",
+                faults.kills().size(), takeovers.size(), takeoverMillis.getCount() == 0 ? "none measured"
+                        : "max " + maxTakeover + " ms, mean " + Math.round(takeoverMillis.getAverage()) + " ms",
+                options.takeoverBound().toMillis(), skippedNote(faults, Fault.KILL));
+        out.printf("  pause       %d holders stopped for %d ms each; %d lost updates, %d overlaps with a paused holder;"
+                + " %d stale writes refused%s%n", faults.pauses().size(), options.pauseLength().toMillis(),
+                lostUpdates, overlapsPaused, refused, skippedNote(faults, Fault.PAUSE));
+        out.printf("  disconnect  %d times, %d sessions cut; workers saw %d database errors (documented), %d leases "
+                + "found lost (%d in paused workers)%s%n", faults.disconnects().size(),
+                faults.disconnects().stream().mapToInt(FaultLog.Disconnect::sessions).sum(), databaseErrors,
+                lostLeases, lostLeasesPaused, skippedNote(faults, Fault.DISCONNECT));
+        out.printf("  skew        %s%n", options.faults().contains(Fault.SKEW)
+                ? skews.size() + " workers with application clocks offset from " + seconds(min(skews)) + " to "
+                        + seconds(max(skews)) + "; expiry is decided by the database clock"
+                : "off");
+        out.printf("  workers     %d unexpected exceptions or library errors, %d abnormal exits%n",
+                unexpectedLines.size(), abnormalExits.size());
+        unexpectedLines.stream().limit(20).forEach(line -> out.println("    " + line));
+        abnormalExits.forEach(line -> out.println("    " + line));
+        inconsistencies.forEach(line -> out.println("    ledger inconsistent: " + line));
+
+        boolean withPause = options.faults().contains(Fault.PAUSE);
+        List<Boolean> results = new ArrayList<>();
+        out.println("criteria");
+        results.add(criterion(staleAccepted == 0, "stale_writes_accepted=0 (" + staleAccepted + ")"));
+        results.add(criterion(orderViolations == 0 && refusedAboveAccepted == 0 && inconsistencies.isEmpty(),
+                "ledger tokens strictly increase in commit order (" + orderViolations + " violations, "
+                        + refusedAboveAccepted + " refused above the highest accepted, " + inconsistencies.size()
+                        + " inconsistencies with the head or the fence)"));
+        results.add(criterion(withPause ? lostUpdates >= 0 : lostUpdates == 0, withPause
+                ? "lost_updates reported, expected with pause (" + lostUpdates + ")"
+                : "lost_updates=0 without pause (" + lostUpdates + ")"));
+        results.add(criterion(unexplainedOverlaps == 0, "every overlap of two holders involves a paused holder or one "
+                + "that wrote after its lease was known lost (" + unexplainedOverlaps + " do not)"));
+        results.add(criterion(missedTakeovers == 0 && maxTakeover <= options.takeoverBound().toMillis(),
+                "after a kill the lock is taken again within TTL + one retry interval + "
+                        + TortureOptions.SCHEDULING_TOLERANCE.toMillis() + " ms = " + options.takeoverBound().toMillis()
+                        + " ms (max " + maxTakeover + " ms, " + missedTakeovers + " never taken)"));
+        results.add(criterion(unexpectedLines.isEmpty() && abnormalExits.isEmpty(),
+                "no exception escapes other than the documented ones (" + unexpectedLines.size() + " unexpected, "
+                        + abnormalExits.size() + " abnormal exits)"));
+        results.add(criterion(sections.size() > 0 && injected(faults, workers), "work was done and every requested "
+                + "fault was injected (" + options.faultList() + ")"));
+        boolean passed = results.stream().allMatch(Boolean::booleanValue);
+        String line = String.format("TORTURE db=%s processes=%d sections=%d lost_updates=%d stale_writes_accepted=%d "
+                + "stale_writes_refused=%d kills=%d pauses=%d disconnects=%d max_takeover_ms=%d",
+                options.database().id(), options.processes(), sections.size(), lostUpdates, staleAccepted, refused,
+                faults.kills().size(), faults.pauses().size(), faults.disconnects().size(), maxTakeover);
+        out.println(passed ? "PASSED" : "FAILED");
+        out.println(line);
+        return new Verdict(passed, sections.size(), lostUpdates, staleAccepted, refused, faults.kills().size(),
+                faults.pauses().size(), faults.disconnects().size(), maxTakeover, unexplainedOverlaps, orderViolations,
+                unexpectedLines.size() + abnormalExits.size(), line);
+    }
+
+    private boolean injected(FaultLog faults, List<WorkerOutcome> workers) {
+        Set<Fault> requested = options.faults();
+        return (!requested.contains(Fault.KILL) || !faults.kills().isEmpty())
+                && (!requested.contains(Fault.PAUSE) || !faults.pauses().isEmpty())
+                && (!requested.contains(Fault.DISCONNECT) || !faults.disconnects().isEmpty())
+                && (!requested.contains(Fault.SKEW) || workers.stream().allMatch(w -> w.skewMillis() != 0));
+    }
+
+    private static boolean paused(FaultLog faults, Section section) {
+        return faults.pauses().stream().anyMatch(p -> p.covers(section.pid(), section.startedAt(), section.endedAt()));
+    }
+
+    /** Whether a section with a higher token had started before this write: its holder was superseded. */
+    private static boolean supersededBefore(List<Section> sections, LedgerWrite write) {
+        return sections.stream().anyMatch(s -> s.token() > write.token() && s.startedAt().isBefore(write.writtenAt()));
+    }
+
+    private boolean criterion(boolean passed, String description) {
+        out.println("  " + (passed ? "PASS " : "FAIL ") + description);
+        return passed;
+    }
+
+    private static String skippedNote(FaultLog faults, Fault fault) {
+        int skipped = faults.skipCount(fault);
+        return skipped == 0 ? "" : "; " + skipped + " skipped, no holder found";
+    }
+
+    private static long min(List<Long> values) {
+        return values.stream().mapToLong(Long::longValue).min().orElse(0);
+    }
+
+    private static long max(List<Long> values) {
+        return values.stream().mapToLong(Long::longValue).max().orElse(0);
+    }
+
+    private static String seconds(long millis) {
+        return String.format("%+.1f s", millis / 1000.0);
+    }
+
+    private static void query(Connection connection, String sql, RowHandler handler) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement(sql); ResultSet rs = statement.executeQuery()) {
+            while (rs.next()) {
+                handler.accept(rs);
+            }
+        }
+    }
+
+    @FunctionalInterface
+    private interface RowHandler {
+
+        void accept(ResultSet rs) throws SQLException;
+    }
+}

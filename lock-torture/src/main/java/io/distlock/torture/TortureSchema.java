@@ -1,0 +1,102 @@
+package io.distlock.torture;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+
+import javax.sql.DataSource;
+
+import io.distlock.core.fencing.FencingSchema;
+import io.distlock.core.jdbc.LockSchema;
+import io.distlock.core.jdbc.LockTableName;
+
+import org.springframework.core.io.ByteArrayResource;
+import org.springframework.core.io.support.EncodedResource;
+import org.springframework.jdbc.datasource.init.ScriptUtils;
+
+/**
+ * The torture tables, dropped and created afresh by the controller at the start of every run.
+ * <ul>
+ * <li>{@value #LOCKS}: the lock table, from lock-core's schema script;</li>
+ * <li>{@value #FENCE}: the fencing table of the ledger, from lock-core's fencing schema script;</li>
+ * <li>{@value #COUNTER}: the unfenced counter per lock, written by read, wait, write;</li>
+ * <li>{@value #SECTIONS}: one row per completed critical section, committed with its counter write, saying whether
+ * the writer's lease was already known lost when it wrote;</li>
+ * <li>{@value #LEDGER_HEAD}: the fenced ledger per lock, whose {@code version} counts accepted writes in commit
+ * order;</li>
+ * <li>{@value #LEDGER}: every fenced write, accepted (with the head version it produced) or refused;</li>
+ * <li>{@value #SESSIONS}: MariaDB session ids per worker process, for the disconnect fault.</li>
+ * </ul>
+ */
+final class TortureSchema {
+
+    static final String LOCKS = "torture_locks";
+
+    static final String FENCE = "torture_fence";
+
+    static final String COUNTER = "torture_counter";
+
+    static final String SECTIONS = "torture_sections";
+
+    static final String LEDGER_HEAD = "torture_ledger_head";
+
+    static final String LEDGER = "torture_ledger";
+
+    static final String SESSIONS = "torture_sessions";
+
+    private TortureSchema() {
+    }
+
+    static String lockName(int index) {
+        return "torture-lock-" + index;
+    }
+
+    static void reset(DataSource dataSource, TortureDatabase database, int locks) throws SQLException {
+        String timestamp = database.timestampType();
+        String options = database.tableOptions();
+        try (Connection connection = dataSource.getConnection()) {
+            try (Statement statement = connection.createStatement()) {
+                for (String table : List.of(LOCKS, FENCE, COUNTER, SECTIONS, LEDGER_HEAD, LEDGER, SESSIONS)) {
+                    statement.execute("DROP TABLE IF EXISTS " + table);
+                }
+                statement.execute("DROP SEQUENCE IF EXISTS " + new LockTableName(LOCKS).sequence());
+            }
+            runScript(connection, LockSchema.script(database.dialect(), new LockTableName(LOCKS)));
+            runScript(connection, FencingSchema.script(database.dialect(), FENCE));
+            try (Statement statement = connection.createStatement()) {
+                statement.execute("CREATE TABLE " + COUNTER + " (lock_name VARCHAR(255) NOT NULL PRIMARY KEY, "
+                        + "counter_value BIGINT NOT NULL)" + options);
+                statement.execute("CREATE TABLE " + SECTIONS + " (id " + database.identityColumn() + ", "
+                        + "lock_name VARCHAR(255) NOT NULL, token BIGINT NOT NULL, owner VARCHAR(255) NOT NULL, "
+                        + "worker_pid BIGINT NOT NULL, read_value BIGINT NOT NULL, written_value BIGINT NOT NULL, "
+                        + "lease_lost INT NOT NULL, started_at " + timestamp + " NOT NULL, ended_at " + timestamp + " NOT NULL)" + options);
+                statement.execute("CREATE TABLE " + LEDGER_HEAD + " (lock_name VARCHAR(255) NOT NULL PRIMARY KEY, "
+                        + "token BIGINT NOT NULL, version BIGINT NOT NULL)" + options);
+                statement.execute("CREATE TABLE " + LEDGER + " (id " + database.identityColumn() + ", "
+                        + "lock_name VARCHAR(255) NOT NULL, token BIGINT NOT NULL, owner VARCHAR(255) NOT NULL, "
+                        + "worker_pid BIGINT NOT NULL, accepted INT NOT NULL, version BIGINT, "
+                        + "written_at " + timestamp + " NOT NULL)" + options);
+                statement.execute("CREATE TABLE " + SESSIONS + " (worker_pid BIGINT NOT NULL, "
+                        + "session_id BIGINT NOT NULL)" + options);
+            }
+            for (int i = 0; i < locks; i++) {
+                insert(connection, "INSERT INTO " + COUNTER + " (lock_name, counter_value) VALUES (?, 0)", lockName(i));
+                insert(connection, "INSERT INTO " + LEDGER_HEAD + " (lock_name, token, version) VALUES (?, 0, 0)",
+                        lockName(i));
+            }
+        }
+    }
+
+    private static void runScript(Connection connection, String script) {
+        ScriptUtils.executeSqlScript(connection, new EncodedResource(new ByteArrayResource(script.getBytes())));
+    }
+
+    private static void insert(Connection connection, String sql, String lockName) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement(sql)) {
+            statement.setString(1, lockName);
+            statement.executeUpdate();
+        }
+    }
+}

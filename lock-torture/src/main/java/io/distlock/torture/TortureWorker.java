@@ -1,0 +1,454 @@
+package io.distlock.torture;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import com.zaxxer.hikari.SQLExceptionOverride;
+import io.distlock.core.Lease;
+import io.distlock.core.LockLostException;
+import io.distlock.core.LockManager;
+import io.distlock.core.RandomOwnerGenerator;
+import io.distlock.core.TimeSource;
+import io.distlock.core.fencing.FencingGuard;
+import io.distlock.core.fencing.FencingResult;
+import io.distlock.core.jdbc.JdbcLockRepository;
+import io.distlock.core.jdbc.dialect.LockDialect;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.dao.DataAccessException;
+
+/**
+ * One worker JVM. Its threads take the torture locks through {@link LockManager} with the watchdog and, while
+ * holding one, run a critical section on two protected resources:
+ * <ol>
+ * <li>the <b>unfenced counter</b>: read it, wait (mostly briefly, sometimes longer than the TTL so that only the
+ * watchdog keeps the lease), write the value read plus one without checking the lease, recording the section (and
+ * whether the lease was already known lost) in the same transaction;</li>
+ * <li>the <b>fenced ledger</b>: in one transaction, {@link FencingGuard#admit} with the lease's token, then either
+ * advance the ledger head and record the accepted write, or record the refused one.</li>
+ * </ol>
+ * It prints {@code EVENT} lines that the checker reads: {@code READY}, {@code LOST}, {@code DBERROR} (a documented
+ * {@link DataAccessException} or {@link SQLException}), {@code UNEXPECTED} (anything else) and {@code DONE}. It
+ * starts taking locks when the controller writes {@code go} to its standard input (so that the start-up of the other
+ * JVMs does not starve the first leases), stops when it writes {@code stop}, and exits at once when that input
+ * closes (the controller is gone) or its own deadline passes.
+ */
+public final class TortureWorker {
+
+    private static final Duration MAX_WAIT = Duration.ofSeconds(4);
+
+    private static final Duration MAX_HOLD = Duration.ofMinutes(1);
+
+    private static final Duration STOP_GRACE = Duration.ofSeconds(15);
+
+    private static final Duration STARTUP_RETRIES = Duration.ofSeconds(30);
+
+    private static final Set<String> BROKEN_CONNECTION_STATES = Set.of("90067", "90098", "90121", "57P01");
+
+    private final TortureDatabase database;
+
+    private final LockDialect dialect;
+
+    private final HikariDataSource dataSource;
+
+    private final LockManager locks;
+
+    private final FencingGuard fence;
+
+    private final Duration ttl;
+
+    private final long pid = ProcessHandle.current().pid();
+
+    private volatile boolean stopping;
+
+    private final AtomicLong sections = new AtomicLong();
+
+    private final AtomicLong accepted = new AtomicLong();
+
+    private final AtomicLong refused = new AtomicLong();
+
+    private final AtomicLong databaseErrors = new AtomicLong();
+
+    private final AtomicLong lostLeases = new AtomicLong();
+
+    private final AtomicLong unexpected = new AtomicLong();
+
+    private TortureWorker(TortureDatabase database, String name, int poolSize, Duration ttl, Duration skew) {
+        this.database = database;
+        this.dialect = database.dialect();
+        this.ttl = ttl;
+        this.dataSource = pool(database, name, pid, poolSize);
+        JdbcLockRepository repository = JdbcLockRepository.builder(dataSource).tableName(TortureSchema.LOCKS)
+                .dialect(dialect).timeSource(TimeSource.DATABASE).clock(Clock.offset(Clock.systemUTC(), skew)).build();
+        LockManager.Builder builder = LockManager.builder(repository).ownerGenerator(new RandomOwnerGenerator(name))
+                .lostListener((lease, reason) -> {
+                    lostLeases.incrementAndGet();
+                    event("LOST", lease.resource() + " token=" + lease.token() + ": " + reason);
+                });
+        this.locks = buildDespiteOutages(builder);
+        this.fence = FencingGuard.builder(dataSource).tableName(TortureSchema.FENCE).dialect(dialect).build();
+    }
+
+    /**
+     * Runs a worker.
+     *
+     * @param args {@code --db h2|postgresql|mariadb --slot n --threads n --locks n --ttl-ms n --skew-ms n
+     *     --max-seconds n}; the JDBC URL, user and password come from {@code DISTLOCK_TORTURE_URL},
+     *     {@code DISTLOCK_TORTURE_USER} and {@code DISTLOCK_TORTURE_PASSWORD}
+     */
+    public static void main(String[] args) {
+        Thread.setDefaultUncaughtExceptionHandler((thread, ex) -> {
+            System.out.println(line("UNEXPECTED", "uncaught in " + thread.getName() + ": " + ex));
+            ex.printStackTrace(System.out);
+        });
+        Args options = Args.parse(args);
+        TortureDatabase database = TortureDatabase.byName(options.get("db"));
+        int slot = options.getInt("slot", 0);
+        int threads = options.getInt("threads", 3);
+        int lockCount = options.getInt("locks", 3);
+        Duration ttl = Duration.ofMillis(options.getLong("ttl-ms", 2000));
+        Duration skew = Duration.ofMillis(options.getLong("skew-ms", 0));
+        Duration maxRun = Duration.ofSeconds(options.getLong("max-seconds", 600));
+        String name = "w" + slot + "-" + ProcessHandle.current().pid();
+        TortureWorker worker = new TortureWorker(database, name, threads + 3, ttl, skew);
+        System.exit(worker.run(name, threads, lockCount, skew, maxRun));
+    }
+
+    /**
+     * Builds the manager, which checks the lock table first. A replacement worker may start while a disconnect
+     * fault cuts the sessions; the check then fails with a documented {@link DataAccessException}, and is retried.
+     */
+    private LockManager buildDespiteOutages(LockManager.Builder builder) {
+        long deadline = System.nanoTime() + STARTUP_RETRIES.toNanos();
+        while (true) {
+            try {
+                return builder.build();
+            }
+            catch (DataAccessException ex) {
+                if (System.nanoTime() - deadline > 0) {
+                    throw ex;
+                }
+                databaseErrors.incrementAndGet();
+                event("DBERROR", "start-up: " + ex.getClass().getSimpleName() + ": " + firstLine(ex));
+                sleepQuietly(200);
+            }
+        }
+    }
+
+    private int run(String name, int threadCount, int lockCount, Duration skew, Duration maxRun) {
+        CountDownLatch go = new CountDownLatch(1);
+        CountDownLatch stop = new CountDownLatch(1);
+        watchStandardInput(go, stop);
+        warmUp(name);
+        event("READY", name + " skew_ms=" + skew.toMillis() + " application_clock=" + Clock.offset(Clock.systemUTC(),
+                skew).instant() + " database_clock=" + databaseNow());
+        try {
+            if (!go.await(maxRun.toMillis(), TimeUnit.MILLISECONDS)) {
+                event("ORPHANED", "no go from the controller");
+                return 4;
+            }
+        }
+        catch (InterruptedException ex) {
+            return 4;
+        }
+        List<Thread> threads = new ArrayList<>();
+        for (int i = 0; i < threadCount && stop.getCount() > 0; i++) {
+            String lock = TortureSchema.lockName(i % lockCount);
+            Thread thread = new Thread(() -> takeLocks(lock), name + "-t" + i);
+            threads.add(thread);
+            thread.start();
+        }
+        try {
+            stop.await(maxRun.toMillis(), TimeUnit.MILLISECONDS);
+        }
+        catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+        }
+        stopping = true;
+        long deadline = System.nanoTime() + STOP_GRACE.toNanos();
+        for (Thread thread : threads) {
+            try {
+                thread.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
+                if (thread.isAlive()) {
+                    thread.interrupt();
+                    thread.join(2000);
+                }
+            }
+            catch (InterruptedException ex) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        locks.close();
+        dataSource.close();
+        event("DONE", "sections=" + sections + " accepted=" + accepted + " refused=" + refused + " db_errors="
+                + databaseErrors + " lost_leases=" + lostLeases + " unexpected=" + unexpected);
+        return unexpected.get() == 0 ? 0 : 3;
+    }
+
+    /**
+     * Runs every lease operation a few times on a lock of this worker's own before it reports ready, so that the
+     * first real renewal does not pay for class loading and compilation while other JVMs compete for the CPU.
+     */
+    private void warmUp(String name) {
+        String resource = "torture-warm-up-" + name;
+        try {
+            for (int i = 0; i < 5; i++) {
+                Optional<Lease> lease = locks.tryAcquire(resource, ttl);
+                if (lease.isPresent()) {
+                    lease.get().renew(ttl);
+                    locks.repository().renewAll(List.of(lease.get().key()), ttl);
+                    lease.get().release();
+                }
+            }
+        }
+        catch (DataAccessException ex) {
+            databaseErrors.incrementAndGet();
+            event("DBERROR", "warm-up: " + ex.getClass().getSimpleName() + ": " + firstLine(ex));
+        }
+    }
+
+    /** One thread: take the lock, run a critical section, release; until told to stop. */
+    private void takeLocks(String lock) {
+        while (!stopping) {
+            try {
+                Optional<Lease> acquired = locks.acquire(lock, ttl, MAX_WAIT);
+                if (acquired.isEmpty()) {
+                    continue;
+                }
+                try (Lease lease = acquired.get()) {
+                    lease.keepAlive(MAX_HOLD);
+                    criticalSection(lease);
+                }
+            }
+            catch (InterruptedException ex) {
+                return;
+            }
+            catch (DataAccessException | SQLException ex) {
+                databaseErrors.incrementAndGet();
+                event("DBERROR", lock + ": " + ex.getClass().getSimpleName() + ": " + firstLine(ex));
+                sleepQuietly(50);
+            }
+            catch (LockLostException ex) {
+                event("LOSTCHECK", ex.getMessage());
+            }
+            catch (RuntimeException | Error ex) {
+                unexpected.incrementAndGet();
+                System.out.println(line("UNEXPECTED", lock + ": " + ex));
+                ex.printStackTrace(System.out);
+                sleepQuietly(50);
+            }
+        }
+    }
+
+    private void criticalSection(Lease lease) throws SQLException, InterruptedException {
+        lease.checkHeld();
+        String lock = lease.resource();
+        long token = lease.token();
+        // The unfenced counter: read, wait, write what was read plus one. No lock in the database guards it.
+        long read;
+        Instant startedAt;
+        try (Connection connection = dataSource.getConnection();
+                PreparedStatement statement = connection.prepareStatement("SELECT counter_value, " + database.now()
+                        + " FROM " + TortureSchema.COUNTER + " WHERE lock_name = ?")) {
+            statement.setString(1, lock);
+            try (ResultSet rs = statement.executeQuery()) {
+                rs.next();
+                read = rs.getLong(1);
+                startedAt = dialect.readInstant(rs, 2);
+            }
+        }
+        Thread.sleep(waitMillis());
+        // Deliberately no checkHeld() here: the counter stands for a writer that does not look. Whether the lease was
+        // already known lost is recorded, so that the checker can tell a starved holder from a broken lock.
+        int knownLost = lease.isLost() ? 1 : 0;
+        inTransaction(connection -> {
+            update(connection, "UPDATE " + TortureSchema.COUNTER + " SET counter_value = ? WHERE lock_name = ?",
+                    read + 1, lock);
+            update(connection, "INSERT INTO " + TortureSchema.SECTIONS + " (lock_name, token, owner, worker_pid, "
+                    + "read_value, written_value, lease_lost, started_at, ended_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, "
+                    + database.now() + ")", lock, token, lease.owner(), pid, read, read + 1, knownLost,
+                    dialect.instantParameter(startedAt));
+            return null;
+        });
+        sections.incrementAndGet();
+        // The fenced ledger: the check and the write commit together.
+        FencingResult result = inTransaction(connection -> {
+            FencingResult decision = fence.admit(connection, lock, token);
+            Long version = null;
+            if (decision.accepted()) {
+                update(connection, "UPDATE " + TortureSchema.LEDGER_HEAD
+                        + " SET token = ?, version = version + 1 WHERE lock_name = ?", token, lock);
+                try (PreparedStatement statement = connection.prepareStatement(
+                        "SELECT version FROM " + TortureSchema.LEDGER_HEAD + " WHERE lock_name = ?")) {
+                    statement.setString(1, lock);
+                    try (ResultSet rs = statement.executeQuery()) {
+                        rs.next();
+                        version = rs.getLong(1);
+                    }
+                }
+            }
+            update(connection, "INSERT INTO " + TortureSchema.LEDGER + " (lock_name, token, owner, worker_pid, "
+                    + "accepted, version, written_at) VALUES (?, ?, ?, ?, ?, ?, " + database.now() + ")", lock, token,
+                    lease.owner(), pid, decision.accepted() ? 1 : 0, version);
+            return decision;
+        });
+        (result.accepted() ? accepted : refused).incrementAndGet();
+    }
+
+    /** Mostly short waits; one in five longer than half the TTL, some beyond it, so renewals carry the lease. */
+    private long waitMillis() {
+        ThreadLocalRandom random = ThreadLocalRandom.current();
+        return random.nextInt(5) == 0 ? random.nextLong(ttl.toMillis() / 2, ttl.toMillis() * 5 / 4)
+                : random.nextLong(5, 250);
+    }
+
+    private <T> @Nullable T inTransaction(SqlWork<T> work) throws SQLException {
+        try (Connection connection = dataSource.getConnection()) {
+            connection.setAutoCommit(false);
+            try {
+                T result = work.run(connection);
+                connection.commit();
+                return result;
+            }
+            catch (SQLException | RuntimeException ex) {
+                try {
+                    connection.rollback();
+                }
+                catch (SQLException rollback) {
+                    ex.addSuppressed(rollback);
+                }
+                throw ex;
+            }
+        }
+    }
+
+    private static void update(Connection connection, String sql, @Nullable Object... args) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement(sql)) {
+            for (int i = 0; i < args.length; i++) {
+                if (args[i] == null) {
+                    statement.setNull(i + 1, Types.BIGINT);
+                }
+                else {
+                    statement.setObject(i + 1, args[i]);
+                }
+            }
+            statement.executeUpdate();
+        }
+    }
+
+    private String databaseNow() {
+        try (Connection connection = dataSource.getConnection();
+                PreparedStatement statement = connection.prepareStatement("SELECT " + database.now());
+                ResultSet rs = statement.executeQuery()) {
+            rs.next();
+            return dialect.readInstant(rs, 1).toString();
+        }
+        catch (SQLException ex) {
+            return "unreadable (" + ex.getMessage() + ")";
+        }
+    }
+
+    /**
+     * "go" on standard input starts taking locks, "stop" stops gracefully; the end of the input means the controller
+     * is gone, so the worker exits at once.
+     */
+    private void watchStandardInput(CountDownLatch go, CountDownLatch stop) {
+        Thread watcher = new Thread(() -> {
+            try (BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8))) {
+                for (String command = in.readLine(); command != null; command = in.readLine()) {
+                    switch (command.strip()) {
+                        case "go" -> go.countDown();
+                        case "stop" -> {
+                            stop.countDown();
+                            go.countDown();
+                        }
+                        default -> System.out.println(line("UNEXPECTED", "unknown command '" + command + "'"));
+                    }
+                }
+            }
+            catch (IOException ex) {
+                // Treated as the controller being gone.
+            }
+            System.out.println(line("ORPHANED", "standard input closed: exiting"));
+            Runtime.getRuntime().halt(4);
+        }, "stdin-watcher");
+        watcher.setDaemon(true);
+        watcher.start();
+    }
+
+    private static HikariDataSource pool(TortureDatabase database, String name, long pid, int size) {
+        HikariConfig config = new HikariConfig();
+        config.setJdbcUrl(System.getenv("DISTLOCK_TORTURE_URL"));
+        config.setUsername(System.getenv("DISTLOCK_TORTURE_USER"));
+        config.setPassword(System.getenv().getOrDefault("DISTLOCK_TORTURE_PASSWORD", ""));
+        config.setPoolName(name);
+        config.setMaximumPoolSize(size);
+        config.setMinimumIdle(1);
+        config.setConnectionTimeout(1000);
+        config.setInitializationFailTimeout(-1);
+        config.setValidationTimeout(500);
+        config.setExceptionOverride(new EvictBrokenConnections());
+        database.tagSessions(config, name, pid);
+        return new HikariDataSource(config);
+    }
+
+    private static void event(String kind, String detail) {
+        System.out.println(line(kind, detail));
+    }
+
+    private static String line(String kind, String detail) {
+        return Instant.now() + " EVENT " + kind + " " + detail;
+    }
+
+    private static String firstLine(Throwable ex) {
+        String message = String.valueOf(ex.getMessage());
+        int newline = message.indexOf('\n');
+        return newline < 0 ? message : message.substring(0, newline);
+    }
+
+    private static void sleepQuietly(long millis) {
+        try {
+            Thread.sleep(millis);
+        }
+        catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Evicts connections cut by the disconnect fault at once, including H2's "connection broken" states. */
+    private static final class EvictBrokenConnections implements SQLExceptionOverride {
+
+        @java.lang.Override
+        public SQLExceptionOverride.Override adjudicate(SQLException ex) {
+            String state = ex.getSQLState();
+            return state != null && BROKEN_CONNECTION_STATES.contains(state) ? SQLExceptionOverride.Override.MUST_EVICT
+                    : SQLExceptionOverride.Override.CONTINUE_EVICT;
+        }
+    }
+
+    @FunctionalInterface
+    private interface SqlWork<T> {
+
+        @Nullable T run(Connection connection) throws SQLException;
+    }
+}

@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# Multi-process torture test of distlock with fault injection, on one database.
+#
+#   scripts/torture.sh --db h2|postgresql|mariadb [--processes P] [--seconds S]
+#                      [--faults kill,pause,disconnect,skew|none] [--threads N] [--locks N] [--ttl-ms MS] [--rebuild]
+#
+# Defaults: 4 worker JVMs, 60 seconds, all four faults, 3 threads per worker, 3 locks, a 2000 ms TTL; allow 30 s or
+# more for kill, pause and disconnect to be injected at least once each. One run per database at a time: a run drops
+# and recreates the torture_* tables. Builds lock-core and lock-torture with ./mvnw when the torture jar is missing
+# or older than their sources. Connects to 127.0.0.1 only: the H2 case serves an in-memory database from the controller's JVM over an H2 TCP server; the
+# PostgreSQL and MariaDB cases use the local servers of the tests (DISTLOCK_TEST_*_URL/USER/PASSWORD override them).
+# Worker logs go to lock-torture/target/torture/<db>-<time>/. Exits with the checker's status: 0 every criterion
+# held, 1 one failed, 2 the run could not be carried out.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+usage() { sed -n '4,5p' "$0" | sed 's/^#//'; }
+die() { echo "torture.sh: $*" >&2; usage >&2; exit 2; }
+
+db=""
+processes=4
+seconds=60
+faults="kill,pause,disconnect,skew"
+rebuild=false
+extra=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --db) [ $# -ge 2 ] || die "--db needs a value"; db="$2"; shift 2 ;;
+    --processes) [ $# -ge 2 ] || die "--processes needs a value"; processes="$2"; shift 2 ;;
+    --seconds) [ $# -ge 2 ] || die "--seconds needs a value"; seconds="$2"; shift 2 ;;
+    --faults) [ $# -ge 2 ] || die "--faults needs a value"; faults="$2"; shift 2 ;;
+    --threads|--locks|--ttl-ms) [ $# -ge 2 ] || die "$1 needs a value"; extra+=("$1" "$2"); shift 2 ;;
+    --rebuild) rebuild=true; shift ;;
+    -h|--help) usage; exit 0 ;;
+    *) die "unknown option '$1'" ;;
+  esac
+done
+case "$db" in h2|postgresql|mariadb) ;; *) die "--db must be h2, postgresql or mariadb" ;; esac
+case "$seconds" in ''|*[!0-9]*) die "--seconds needs a whole number" ;; esac
+
+jar=lock-torture/target/lock-torture-0.1.0-SNAPSHOT.jar
+classpath_file=lock-torture/target/torture.classpath
+stamp=lock-torture/target/torture.built
+
+# Rebuild when the jar or its class path is missing, a main source or pom is newer than the last build (the jar, or
+# this script's stamp when newer: the jar is left untouched when its classes did not change), or a class path entry
+# is gone.
+needs_build() {
+  $rebuild && return 0
+  [ -f "$jar" ] && [ -f "$classpath_file" ] || return 0
+  local reference="$jar" entry entries
+  [ "$stamp" -nt "$jar" ] && reference="$stamp"
+  [ -z "$(find lock-core/src/main lock-core/pom.xml lock-torture/src/main lock-torture/pom.xml pom.xml \
+    -newer "$reference" -print -quit)" ] || return 0
+  IFS=: read -r -a entries < "$classpath_file"
+  for entry in "${entries[@]}"; do [ -e "$entry" ] || return 0; done
+  return 1
+}
+if needs_build; then
+  echo "torture.sh: building lock-core and lock-torture"
+  if grep -q '<module>lock-torture</module>' pom.xml; then
+    ./mvnw -B -q -pl lock-torture -am package -DskipTests
+  else
+    ./mvnw -B -q -pl lock-core install -DskipTests
+    ./mvnw -B -q -f lock-torture/pom.xml package -DskipTests
+  fi
+  touch "$stamp"
+fi
+
+run_dir="lock-torture/target/torture/${db}-$(date -u +%Y%m%dT%H%M%SZ)"
+mkdir -p "$run_dir"
+controller=""
+
+# No worker outlives this script: stop the controller (its shutdown hook kills its workers), then kill any worker
+# process it started that is still there, by the ids it recorded; SIGCONT first in case one is paused.
+cleanup() {
+  if [ -n "$controller" ] && kill -0 "$controller" 2>/dev/null; then
+    kill -TERM "$controller" 2>/dev/null || true
+    for _ in 1 2 3 4 5 6 7 8 9 10; do kill -0 "$controller" 2>/dev/null || break; sleep 0.5; done
+    kill -KILL "$controller" 2>/dev/null || true
+  fi
+  if [ -f "$run_dir/workers.pids" ]; then
+    while read -r pid; do
+      if [ -n "$pid" ] && grep -qs TortureWorker "/proc/$pid/cmdline"; then
+        kill -CONT "$pid" 2>/dev/null || true
+        kill -KILL "$pid" 2>/dev/null || true
+      fi
+    done < "$run_dir/workers.pids"
+  fi
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+echo "torture.sh: $(date -u +%Y-%m-%dT%H:%M:%SZ) --db $db --processes $processes --seconds $seconds --faults $faults ${extra[*]-}"
+# The controller bounds its own phases; the timeout is the backstop if a database stops answering altogether.
+timeout --kill-after=20 "$((seconds + 300))" \
+  java -Xmx256m -XX:TieredStopAtLevel=1 -cp "$jar:$(cat "$classpath_file")" io.distlock.torture.TortureController \
+  --db "$db" --processes "$processes" --seconds "$seconds" --faults "$faults" --run-dir "$run_dir" \
+  ${extra[@]+"${extra[@]}"} &
+controller=$!
+status=0
+wait "$controller" || status=$?
+controller=""
+if [ "$status" -eq 124 ] || [ "$status" -eq 137 ]; then
+  echo "torture.sh: the run did not finish within $((seconds + 300)) s" >&2
+  status=2
+fi
+exit "$status"
