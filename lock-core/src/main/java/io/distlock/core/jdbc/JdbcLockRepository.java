@@ -15,7 +15,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
 
 import javax.sql.DataSource;
 
@@ -72,27 +71,7 @@ public final class JdbcLockRepository implements LockRepository {
 
     private final SQLExceptionTranslator translator;
 
-    private final TimedStatement acquire;
-
-    private final TimedStatement renew;
-
-    private final boolean renewReturnsRow;
-
-    private final TimedStatement release;
-
-    private final TimedStatement find;
-
-    private final TimedStatement findOwned;
-
-    private final TimedStatement findAll;
-
-    private final TimedStatement state;
-
-    private final TimedStatement deleteExpired;
-
-    private final Map<Integer, TimedStatement> renewAllBySize = new ConcurrentHashMap<>();
-
-    private final Map<Integer, TimedStatement> findAllOwnedBySize = new ConcurrentHashMap<>();
+    private final LockStatements statements;
 
     private JdbcLockRepository(Builder builder, LockDialect dialect) {
         this.dataSource = builder.dataSource;
@@ -102,26 +81,7 @@ public final class JdbcLockRepository implements LockRepository {
         this.clock = builder.clock;
         this.maxTtl = builder.maxTtl;
         this.translator = new SQLErrorCodeSQLExceptionTranslator(dataSource);
-        String t = table.value();
-        String columns = LockDialect.COLUMNS;
-        this.acquire = compile(dialect.acquire(t, table.sequence()));
-        String renewUpdate = "UPDATE " + t + " SET expires_at = " + dialect.plusMillis(LockDialect.NOW, "?")
-                + " WHERE resource = ? AND owner = ? AND expires_at > " + LockDialect.NOW;
-        String renewQuery = dialect.updateReturningRows(renewUpdate);
-        this.renewReturnsRow = renewQuery != null;
-        this.renew = compile(renewReturnsRow ? renewQuery : renewUpdate);
-        this.release = compile("UPDATE " + t + " SET expires_at = GREATEST(" + LockDialect.NOW + ", "
-                + dialect.plusMillis("acquired_at", "?") + ") WHERE resource = ? AND owner = ? AND expires_at > "
-                + LockDialect.NOW);
-        this.find = compile("SELECT " + columns + " FROM " + t + " WHERE resource = ? AND expires_at > "
-                + LockDialect.NOW);
-        this.findOwned = compile("SELECT " + columns + " FROM " + t + " WHERE resource = ? AND owner = ?");
-        this.findAll = compile("SELECT " + columns + " FROM " + t + " WHERE expires_at > " + LockDialect.NOW
-                + " ORDER BY resource");
-        this.state = compile("SELECT owner, CASE WHEN expires_at > " + LockDialect.NOW
-                + " THEN 1 ELSE 0 END FROM " + t + " WHERE resource = ?");
-        this.deleteExpired = compile("DELETE FROM " + t + " WHERE expires_at < "
-                + dialect.plusMillis(LockDialect.NOW, "?"));
+        this.statements = new LockStatements(dialect, table, builder.timeSource);
     }
 
     /**
@@ -157,12 +117,12 @@ public final class JdbcLockRepository implements LockRepository {
         LockArguments.requireResource(resource);
         LockArguments.requireOwner(owner);
         long ttlMillis = LockArguments.requireTtl(ttl, maxTtl).toMillis();
-        return execute("acquire", acquire, connection -> {
+        return execute("acquire", statements.acquire, connection -> {
             try {
                 return acquireOnce(connection, resource, owner, ttlMillis);
             }
             catch (SQLException ex) {
-                if (!(translate("acquire", acquire, ex) instanceof DuplicateKeyException)) {
+                if (!(translate("acquire", statements.acquire, ex) instanceof DuplicateKeyException)) {
                     throw ex;
                 }
                 // Two first claims of a brand-new resource raced; the retry sees the winner's row.
@@ -170,7 +130,7 @@ public final class JdbcLockRepository implements LockRepository {
                     return acquireOnce(connection, resource, owner, ttlMillis);
                 }
                 catch (SQLException again) {
-                    if (translate("acquire", acquire, again) instanceof DuplicateKeyException) {
+                    if (translate("acquire", statements.acquire, again) instanceof DuplicateKeyException) {
                         return Optional.empty();
                     }
                     throw again;
@@ -181,7 +141,7 @@ public final class JdbcLockRepository implements LockRepository {
 
     private Optional<LockRecord> acquireOnce(Connection connection, String resource, String owner, long ttlMillis)
             throws SQLException {
-        try (PreparedStatement statement = prepare(connection, acquire, resource, owner, ttlMillis);
+        try (PreparedStatement statement = prepare(connection, statements.acquire, resource, owner, ttlMillis);
                 ResultSet rs = statement.executeQuery()) {
             if (rs.next()) {
                 LockRecord record = readRecord(rs);
@@ -198,9 +158,9 @@ public final class JdbcLockRepository implements LockRepository {
         LockArguments.requireResource(resource);
         LockArguments.requireOwner(owner);
         long ttlMillis = LockArguments.requireTtl(ttl, maxTtl).toMillis();
-        return execute("renew", renew, connection -> {
-            Optional<LockRecord> renewed = renewReturnsRow
-                    ? queryOne(connection, renew, ttlMillis, resource, owner)
+        return execute("renew", statements.renew, connection -> {
+            Optional<LockRecord> renewed = statements.renewReturnsRow
+                    ? queryOne(connection, statements.renew, ttlMillis, resource, owner)
                     : renewThenRead(connection, resource, owner, ttlMillis);
             if (renewed.isPresent()) {
                 return RenewResult.renewed(renewed.get());
@@ -212,10 +172,10 @@ public final class JdbcLockRepository implements LockRepository {
 
     private Optional<LockRecord> renewThenRead(Connection connection, String resource, String owner, long ttlMillis)
             throws SQLException {
-        if (update(connection, renew, ttlMillis, resource, owner) == 0) {
+        if (update(connection, statements.renew, ttlMillis, resource, owner) == 0) {
             return Optional.empty();
         }
-        return queryOne(connection, findOwned, resource, owner);
+        return queryOne(connection, statements.findOwned, resource, owner);
     }
 
     @Override
@@ -226,17 +186,17 @@ public final class JdbcLockRepository implements LockRepository {
         int batch = dialect.maxRenewBatch();
         for (int from = 0; from < keys.size(); from += batch) {
             List<LeaseKey> chunk = keys.subList(from, Math.min(keys.size(), from + batch));
-            TimedStatement statement = renewAllStatement(chunk.size());
+            TimedStatement statement = statements.renewAll(chunk.size());
             Object[] args = new Object[1 + chunk.size() * 2];
             args[0] = ttlMillis;
             Object[] pairs = pairs(chunk);
             System.arraycopy(pairs, 0, args, 1, pairs.length);
             List<LockRecord> records = execute("renew", statement, connection -> {
-                if (renewReturnsRow) {
+                if (statements.renewReturnsRow) {
                     return queryAll(connection, statement, args);
                 }
                 update(connection, statement, args);
-                return queryAll(connection, findAllOwnedStatement(chunk.size()), pairs);
+                return queryAll(connection, statements.findAllOwned(chunk.size()), pairs);
             });
             for (LockRecord record : records) {
                 renewed.put(record.key(), record);
@@ -245,28 +205,13 @@ public final class JdbcLockRepository implements LockRepository {
         return renewed;
     }
 
-    private TimedStatement renewAllStatement(int size) {
-        return renewAllBySize.computeIfAbsent(size, n -> {
-            String update = "UPDATE " + table + " SET expires_at = " + dialect.plusMillis(LockDialect.NOW, "?")
-                    + " WHERE (resource, owner) IN (" + parameterPairs(n) + ") AND expires_at > " + LockDialect.NOW;
-            String query = dialect.updateReturningRows(update);
-            return compile(query != null ? query : update);
-        });
-    }
-
-    private TimedStatement findAllOwnedStatement(int size) {
-        return findAllOwnedBySize.computeIfAbsent(size, n -> compile("SELECT " + LockDialect.COLUMNS + " FROM "
-                + table + " WHERE (resource, owner) IN (" + parameterPairs(n) + ") AND expires_at > "
-                + LockDialect.NOW));
-    }
-
     @Override
     public ReleaseResult release(String resource, String owner, Duration minHold) {
         LockArguments.requireResource(resource);
         LockArguments.requireOwner(owner);
         long minHoldMillis = LockArguments.requireDuration("minHold", minHold, Duration.ZERO, maxTtl).toMillis();
-        return execute("release", release, connection -> {
-            if (update(connection, release, minHoldMillis, resource, owner) == 1) {
+        return execute("release", statements.release, connection -> {
+            if (update(connection, statements.release, minHoldMillis, resource, owner) == 1) {
                 return ReleaseResult.RELEASED;
             }
             return refusal(connection, resource, owner);
@@ -275,7 +220,8 @@ public final class JdbcLockRepository implements LockRepository {
 
     /** After a refused renew or release: tells "no live lock" from "another owner's live lock". */
     private ReleaseResult refusal(Connection connection, String resource, String owner) throws SQLException {
-        try (PreparedStatement statement = prepare(connection, state, resource); ResultSet rs = statement.executeQuery()) {
+        try (PreparedStatement statement = prepare(connection, statements.state, resource);
+                ResultSet rs = statement.executeQuery()) {
             if (rs.next() && rs.getInt(2) == 1 && !rs.getString(1).equals(owner)) {
                 return ReleaseResult.FORBIDDEN;
             }
@@ -286,19 +232,20 @@ public final class JdbcLockRepository implements LockRepository {
     @Override
     public Optional<LockRecord> find(String resource) {
         LockArguments.requireResource(resource);
-        return execute("find", find, connection -> queryOne(connection, find, resource));
+        return execute("find", statements.find, connection -> queryOne(connection, statements.find, resource));
     }
 
     @Override
     public List<LockRecord> findAll() {
-        return execute("findAll", findAll, connection -> queryAll(connection, findAll));
+        return execute("findAll", statements.findAll, connection -> queryAll(connection, statements.findAll));
     }
 
     @Override
     public int deleteExpired(Duration retention) {
         long millis = LockArguments.requireDuration("retention", retention, Duration.ZERO, MAX_DURATION)
                 .toMillis();
-        int deleted = execute("deleteExpired", deleteExpired, connection -> update(connection, deleteExpired, -millis));
+        int deleted = execute("deleteExpired", statements.deleteExpired,
+                connection -> update(connection, statements.deleteExpired, -millis));
         if (deleted > 0) {
             logger.debug("Deleted {} lock rows expired more than {} ago from {}", deleted, retention, table);
         }
@@ -336,10 +283,6 @@ public final class JdbcLockRepository implements LockRepository {
                 + (table.equals(LockTableName.DEFAULT) ? "" : " (renaming distributed_locks to " + table + ")")
                 + ", or let the Spring Boot "
                 + "starter do it with distributed-lock.jdbc.initialize-schema=always";
-    }
-
-    private TimedStatement compile(String template) {
-        return TimedStatement.compile(template, dialect, timeSource);
     }
 
     private PreparedStatement prepare(Connection connection, TimedStatement timed, Object... args) throws SQLException {
@@ -427,14 +370,6 @@ public final class JdbcLockRepository implements LockRepository {
             args[2 * i + 1] = keys.get(i).owner();
         }
         return args;
-    }
-
-    private static String parameterPairs(int count) {
-        StringBuilder sql = new StringBuilder(count * 8);
-        for (int i = 0; i < count; i++) {
-            sql.append(i == 0 ? "(?, ?)" : ", (?, ?)");
-        }
-        return sql.toString();
     }
 
     @FunctionalInterface
