@@ -43,6 +43,9 @@ public final class Lease implements AutoCloseable {
 
     private volatile long renewedAtNanos;
 
+    /** The TTL last sent to the database: the original one, or a manual renewal's. */
+    private volatile long leaseNanos;
+
     private volatile @Nullable String lostReason;
 
     Lease(LockManager manager, LockRecord record, Duration ttl, long sentAtNanos, String name) {
@@ -51,6 +54,7 @@ public final class Lease implements AutoCloseable {
         this.ttl = ttl;
         this.name = name;
         this.renewedAtNanos = sentAtNanos;
+        this.leaseNanos = ttl.toNanos();
         this.acquiredAtNanos = sentAtNanos;
     }
 
@@ -154,6 +158,9 @@ public final class Lease implements AutoCloseable {
      * @return the outcome; when refused, the lease is marked lost
      */
     public RenewResult renew(Duration newTtl) {
+        if (released.get()) {
+            throw new IllegalStateException("Cannot renew the released lease on '" + resource() + "'");
+        }
         long sentAt = System.nanoTime();
         RenewResult result;
         try {
@@ -164,7 +171,7 @@ public final class Lease implements AutoCloseable {
             throw ex;
         }
         if (result.record() != null) {
-            renewed(result.record(), sentAt);
+            renewed(result.record(), sentAt, newTtl);
         }
         else {
             markLost("renewal found the lease " + (result.status() == RenewStatus.FORBIDDEN
@@ -240,9 +247,10 @@ public final class Lease implements AutoCloseable {
         }
     }
 
-    void renewed(LockRecord renewedRecord, long sentAtNanos) {
+    void renewed(LockRecord renewedRecord, long sentAtNanos, Duration sentTtl) {
         this.record = renewedRecord;
         this.renewedAtNanos = sentAtNanos;
+        this.leaseNanos = sentTtl.toNanos();
         manager.leaseRenewed(this);
     }
 
@@ -255,7 +263,7 @@ public final class Lease implements AutoCloseable {
     }
 
     long localDeadlineNanos() {
-        return renewedAtNanos + ttl.toNanos();
+        return renewedAtNanos + leaseNanos;
     }
 
     void markLost(String reason) {

@@ -77,7 +77,14 @@ public final class LeaseWatchdog implements AutoCloseable {
         long interval = Math.max(1, (long) (lease.ttl().toNanos() * settings.renewRatio()));
         Entry entry = new Entry(lease, interval, System.nanoTime() + maxHold.toNanos());
         entry.nextRenewalNanos = lease.renewedAtNanos() + interval;
-        entries.put(lease, entry);
+        if (entries.putIfAbsent(lease, entry) != null) {
+            return;
+        }
+        if (lease.isReleased()) {
+            // Released while this call ran: rounds skip released leases, and the entry goes now.
+            unwatch(lease);
+            return;
+        }
         scheduleAt(entry.nextRenewalNanos);
     }
 
@@ -188,7 +195,7 @@ public final class LeaseWatchdog implements AutoCloseable {
         List<Entry> claimed = new ArrayList<>(group.size());
         for (Entry entry : group) {
             synchronized (entry) {
-                if (!entry.cancelled && !entry.inFlight) {
+                if (!entry.cancelled && !entry.inFlight && !entry.lease.isReleased()) {
                     entry.inFlight = true;
                     claimed.add(entry);
                 }
@@ -201,17 +208,18 @@ public final class LeaseWatchdog implements AutoCloseable {
         if (group.isEmpty()) {
             return;
         }
+        Map<Entry, String> lost = new HashMap<>();
         long sentAt = System.nanoTime();
         try {
             Map<LeaseKey, LockRecord> renewed = repository.renewAll(group.stream().map(e -> e.lease.key()).toList(), ttl);
             for (Entry entry : group) {
                 LockRecord record = renewed.get(entry.lease.key());
                 if (record != null) {
-                    entry.lease.renewed(record, sentAt);
                     entry.nextRenewalNanos = sentAt + entry.intervalNanos;
+                    entry.lease.renewed(record, sentAt, ttl);
                 }
                 else {
-                    drop(entry, "renewal found it expired or held by another owner");
+                    lost.put(entry, "renewal found it expired or held by another owner");
                 }
             }
         }
@@ -223,7 +231,7 @@ public final class LeaseWatchdog implements AutoCloseable {
             for (Entry entry : group) {
                 entry.lease.renewalFailed(ex);
                 if (now - entry.lease.localDeadlineNanos() >= 0) {
-                    drop(entry, "it ran out while renewal kept failing: " + cause);
+                    lost.put(entry, "it ran out while renewal kept failing: " + cause);
                 }
                 else {
                     long retry = Math.min(MAX_RETRY_NANOS, Math.max(MIN_RETRY_NANOS, entry.intervalNanos / 4));
@@ -233,25 +241,30 @@ public final class LeaseWatchdog implements AutoCloseable {
         }
         finally {
             for (Entry entry : group) {
+                if (lost.containsKey(entry)) {
+                    entries.remove(entry.lease, entry);
+                }
                 synchronized (entry) {
                     entry.inFlight = false;
                     entry.notifyAll();
                 }
             }
         }
-    }
-
-    private void drop(Entry entry, String reason) {
-        entries.remove(entry.lease, entry);
-        if (!entry.cancelled) {
-            entry.lease.markLost(reason);
-        }
+        // Told only after the round let go of its leases, so a listener may release or unwatch any lease.
+        lost.forEach((entry, reason) -> {
+            if (!entry.cancelled) {
+                entry.lease.markLost(reason);
+            }
+        });
     }
 
     private void scheduleNext() {
         long next = Long.MAX_VALUE;
         boolean any = false;
         for (Entry entry : entries.values()) {
+            if (entry.inFlight) {
+                continue; // the round renewing it schedules what follows
+            }
             long candidate = Math.min(entry.nextRenewalNanos, entry.stopAtNanos);
             if (!any || candidate - next < 0) {
                 next = candidate;
@@ -274,7 +287,7 @@ public final class LeaseWatchdog implements AutoCloseable {
 
         volatile long nextRenewalNanos;
 
-        boolean inFlight;
+        volatile boolean inFlight;
 
         volatile boolean cancelled;
 

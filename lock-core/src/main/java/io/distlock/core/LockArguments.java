@@ -89,6 +89,16 @@ public final class LockArguments {
         }
         for (int i = 0; i < value.length(); i++) {
             char c = value.charAt(i);
+            boolean paired = Character.isHighSurrogate(c) && i + 1 < value.length()
+                    && Character.isLowSurrogate(value.charAt(i + 1));
+            if (paired) {
+                i++;
+                continue;
+            }
+            if (Character.isSurrogate(c)) {
+                throw new IllegalArgumentException(String.format(
+                        "%s must be valid Unicode, found an unpaired surrogate U+%04X at index %d", what, (int) c, i));
+            }
             if (Character.isISOControl(c)) {
                 throw new IllegalArgumentException(String.format(
                         "%s must not contain control characters, found U+%04X at index %d of '%s'",

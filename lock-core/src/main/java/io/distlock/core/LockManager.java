@@ -174,11 +174,13 @@ public final class LockManager implements AutoCloseable {
     }
 
     /**
-     * The leases this manager handed out that are neither released nor known lost.
+     * The leases this manager handed out that are neither released nor lost (found gone, or run out).
      *
      * @return a snapshot, ordered by resource
      */
     public List<Lease> activeLeases() {
+        // Leases dropped without a release leave here once their TTL has run out.
+        activeLeases.removeIf(lease -> lease.isReleased() || lease.isLost());
         return activeLeases.stream().sorted(Comparator.comparing(Lease::resource)).toList();
     }
 

@@ -82,9 +82,10 @@ public interface LockRepository {
 
     /**
      * Deletes rows whose lease ended more than {@code retention} ago. Fencing tokens stay monotonic because they come
-     * from a sequence; the retention only has to outlast any single acquire statement.
+     * from a sequence and a takeover draws its token under the row lock; the retention only has to outlast any single
+     * acquire statement that drew a token before the row was deleted.
      *
-     * @param retention how long an expired row is kept
+     * @param retention how long an expired row is kept, at least one minute
      * @return how many rows were deleted
      */
     int deleteExpired(Duration retention);

@@ -88,6 +88,16 @@ class LockManagerTests {
     }
 
     @Test
+    void unpairedSurrogatesAreRejectedButPairsAreNames() {
+        assertThatIllegalArgumentException().isThrownBy(() -> locks.tryAcquire("job\uD800", Duration.ofSeconds(1)))
+                .withMessage("resource must be valid Unicode, found an unpaired surrogate U+D800 at index 3");
+        String emoji = "report:\uD83D\uDCC8:" + UUID.randomUUID();
+        try (Lease lease = locks.tryAcquire(emoji, Duration.ofSeconds(10)).orElseThrow()) {
+            assertThat(lease.resource()).isEqualTo(emoji);
+        }
+    }
+
+    @Test
     void badTtlsFailBeforeAnySqlWithAMessageNamingTheValue() {
         counting.reset();
         assertThatIllegalArgumentException().isThrownBy(() -> locks.tryAcquire(resource(), Duration.ZERO))
@@ -290,6 +300,49 @@ class LockManagerTests {
                     "renewed report:#{#month}", "released report:#{#month}", "acquired programmatic",
                     "released programmatic", "lost programmatic");
         }
+    }
+
+    @Test
+    void keepAliveTwiceThenReleaseNeverRenewsTheReleasedLease() {
+        String resource = resource();
+        Lease lease = locks.tryAcquire(resource, Duration.ofMillis(300)).orElseThrow()
+                .keepAlive(Duration.ofMinutes(1)).keepAlive(Duration.ofMinutes(1));
+        assertThat(lease.release(Duration.ofMillis(450))).isEqualTo(ReleaseResult.RELEASED);
+        var keptUntil = lease.acquiredAt().plusMillis(450);
+        await().during(Duration.ofMillis(800)).atMost(Duration.ofSeconds(2)).until(() -> repository(counting)
+                .find(resource).map(r -> r.expiresAt().equals(keptUntil)).orElse(true));
+        assertThat(locks.watchdog().watchedCount()).isZero();
+        assertThatThrownBy(() -> lease.renew(Duration.ofSeconds(1))).isInstanceOf(IllegalStateException.class);
+    }
+
+    @Test
+    void aLostListenerMayReleaseAnotherLeaseWithoutStoppingTheWatchdog() throws Exception {
+        Lease doomed = locks.tryAcquire(resource(), Duration.ofSeconds(1)).orElseThrow();
+        Lease sibling = locks.tryAcquire(resource(), Duration.ofSeconds(1)).orElseThrow();
+        Lease bystander = locks.tryAcquire(resource(), Duration.ofSeconds(1)).orElseThrow();
+        CountDownLatch released = new CountDownLatch(1);
+        doomed.onLost((lease, reason) -> {
+            sibling.release();
+            released.countDown();
+        });
+        doomed.keepAlive(Duration.ofMinutes(1));
+        sibling.keepAlive(Duration.ofMinutes(1));
+        bystander.keepAlive(Duration.ofMinutes(1));
+        TestDatabase.H2.execute("UPDATE " + table + " SET owner = 'thief' WHERE resource = '" + doomed.resource() + "'");
+        assertThat(released.await(5, TimeUnit.SECONDS)).isTrue();
+        assertThat(sibling.isReleased()).isTrue();
+        var before = bystander.expiresAt();
+        await().atMost(Duration.ofSeconds(3)).until(() -> bystander.expiresAt().isAfter(before));
+        assertThat(bystander.isLost()).isFalse();
+        bystander.release();
+    }
+
+    @Test
+    void aManualRenewalWithAShorterTtlShortensHowLongTheHolderTrustsTheLease() {
+        Lease lease = locks.tryAcquire(resource(), Duration.ofMinutes(10)).orElseThrow();
+        assertThat(lease.renew(Duration.ofMillis(200)).isRenewed()).isTrue();
+        await().atMost(Duration.ofSeconds(3)).until(lease::isLost);
+        assertThat(lease.release()).isEqualTo(ReleaseResult.NOT_FOUND);
     }
 
     /** A data source that refuses connections while told to, as a database outage would. */

@@ -37,6 +37,7 @@ import org.springframework.dao.DuplicateKeyException;
 import org.springframework.dao.PessimisticLockingFailureException;
 import org.springframework.jdbc.BadSqlGrammarException;
 import org.springframework.jdbc.UncategorizedSQLException;
+import org.springframework.jdbc.datasource.TransactionAwareDataSourceProxy;
 import org.springframework.jdbc.support.SQLErrorCodeSQLExceptionTranslator;
 import org.springframework.jdbc.support.SQLExceptionTranslator;
 
@@ -53,6 +54,12 @@ public final class JdbcLockRepository implements LockRepository {
     private static final Logger logger = LoggerFactory.getLogger(JdbcLockRepository.class);
 
     private static final int MAX_ATTEMPTS = 3;
+
+    /**
+     * Shortest retention of expired rows: an acquire that drew its token before a row was deleted must have inserted
+     * long before, or a smaller token could follow a larger one.
+     */
+    public static final Duration MIN_RETENTION = Duration.ofMinutes(1);
 
     /** Keeps durations inside what every database's interval arithmetic accepts. */
     private static final Duration MAX_DURATION = Duration.ofDays(3650);
@@ -74,7 +81,8 @@ public final class JdbcLockRepository implements LockRepository {
     private final LockStatements statements;
 
     private JdbcLockRepository(Builder builder, LockDialect dialect) {
-        this.dataSource = builder.dataSource;
+        this.dataSource = builder.dataSource instanceof TransactionAwareDataSourceProxy proxy
+                ? Objects.requireNonNull(proxy.getTargetDataSource()) : builder.dataSource;
         this.dialect = dialect;
         this.table = builder.table;
         this.timeSource = builder.timeSource;
@@ -218,12 +226,16 @@ public final class JdbcLockRepository implements LockRepository {
         });
     }
 
-    /** After a refused renew or release: tells "no live lock" from "another owner's live lock". */
+    /**
+     * After an update that changed no row: tells "no live lock" from "another owner's live lock". A live lock of the
+     * caller's own means the update matched but changed nothing (a minimum hold equal to the current expiry, with a
+     * driver that counts changed rows, such as Connector/J with {@code useAffectedRows=true}): released.
+     */
     private ReleaseResult refusal(Connection connection, String resource, String owner) throws SQLException {
         try (PreparedStatement statement = prepare(connection, statements.state, resource);
                 ResultSet rs = statement.executeQuery()) {
-            if (rs.next() && rs.getInt(2) == 1 && !rs.getString(1).equals(owner)) {
-                return ReleaseResult.FORBIDDEN;
+            if (rs.next() && rs.getInt(2) == 1) {
+                return rs.getString(1).equals(owner) ? ReleaseResult.RELEASED : ReleaseResult.FORBIDDEN;
             }
             return ReleaseResult.NOT_FOUND;
         }
@@ -242,8 +254,7 @@ public final class JdbcLockRepository implements LockRepository {
 
     @Override
     public int deleteExpired(Duration retention) {
-        long millis = LockArguments.requireDuration("retention", retention, Duration.ZERO, MAX_DURATION)
-                .toMillis();
+        long millis = LockArguments.requireDuration("retention", retention, MIN_RETENTION, MAX_DURATION).toMillis();
         int deleted = execute("deleteExpired", statements.deleteExpired,
                 connection -> update(connection, statements.deleteExpired, -millis));
         if (deleted > 0) {

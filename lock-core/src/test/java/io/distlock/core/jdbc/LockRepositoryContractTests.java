@@ -289,19 +289,34 @@ abstract class LockRepositoryContractTests {
     }
 
     @Test
-    void deleteExpiredRemovesOnlyRowsExpiredLongerThanTheRetentionAndTokensStayMonotonic() {
+    void deleteExpiredRemovesOnlyRowsExpiredLongerThanTheRetentionAndTokensStayMonotonic() throws Exception {
         String gone = resource();
+        String recent = resource();
         String live = resource();
-        LockRecord old = repository.acquire(gone, owner(), SHORT).orElseThrow();
+        LockRecord old = repository.acquire(gone, owner(), LONG).orElseThrow();
+        repository.acquire(recent, owner(), SHORT).orElseThrow();
         repository.acquire(live, owner(), LONG).orElseThrow();
-        awaitExpiry(gone);
-        assertThat(repository.deleteExpired(Duration.ofHours(1))).isZero();
-        assertThat(rowCount(gone)).isEqualTo(1);
-        await().atMost(Duration.ofSeconds(10)).until(() -> repository.deleteExpired(Duration.ofMillis(100)) > 0);
+        awaitExpiry(recent);
+        expireLongAgo(gone);
+        assertThat(repository.deleteExpired(Duration.ofHours(1))).isPositive();
         assertThat(rowCount(gone)).isZero();
+        assertThat(rowCount(recent)).as("expired less than the retention ago").isEqualTo(1);
         assertThat(rowCount(live)).isEqualTo(1);
         LockRecord again = repository.acquire(gone, owner(), LONG).orElseThrow();
         assertThat(again.token()).isGreaterThan(old.token());
+        org.assertj.core.api.Assertions.assertThatIllegalArgumentException()
+                .isThrownBy(() -> repository.deleteExpired(Duration.ofSeconds(5)))
+                .withMessage("retention must be at least PT1M, got PT5S");
+    }
+
+    private void expireLongAgo(String resource) throws java.sql.SQLException {
+        try (var connection = database().dataSource().getConnection();
+                var statement = connection.prepareStatement(
+                        "UPDATE " + table + " SET expires_at = ? WHERE resource = ?")) {
+            statement.setObject(1, database().dialect().instantParameter(Instant.parse("2000-01-01T00:00:00Z")));
+            statement.setString(2, resource);
+            assertThat(statement.executeUpdate()).isEqualTo(1);
+        }
     }
 
     @Test

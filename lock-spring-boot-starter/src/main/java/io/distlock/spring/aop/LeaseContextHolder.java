@@ -32,7 +32,8 @@ public final class LeaseContextHolder {
      */
     static @Nullable Lease find(String resource) {
         for (Frame frame = frames.get(); frame != null; frame = frame.parent()) {
-            if (frame.lease().resource().equals(resource) && !frame.lease().isReleased()) {
+            // A lost outer lease is not joined: the nested call must take the lock anew, or skip or throw.
+            if (frame.lease().resource().equals(resource) && !frame.lease().isReleased() && !frame.lease().isLost()) {
                 return frame.lease();
             }
         }

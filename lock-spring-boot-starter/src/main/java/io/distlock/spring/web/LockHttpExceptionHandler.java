@@ -10,6 +10,7 @@ import org.springframework.http.HttpStatus;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.http.converter.HttpMessageNotReadableException;
+import org.springframework.web.HttpMediaTypeNotSupportedException;
 import org.springframework.web.bind.MissingServletRequestParameterException;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
@@ -45,6 +46,12 @@ public class LockHttpExceptionHandler {
     ResponseEntity<ProblemDetail> missingParameter(MissingServletRequestParameterException ex) {
         return problem(HttpStatus.BAD_REQUEST, "bad-request", "Invalid lock request",
                 "The query parameter '" + ex.getParameterName() + "' is required");
+    }
+
+    @ExceptionHandler(HttpMediaTypeNotSupportedException.class)
+    ResponseEntity<ProblemDetail> unsupportedMediaType(HttpMediaTypeNotSupportedException ex) {
+        return problem(HttpStatus.UNSUPPORTED_MEDIA_TYPE, "unsupported-media-type", "Invalid lock request",
+                "The body must be sent as application/json");
     }
 
     @ExceptionHandler(DataAccessException.class)

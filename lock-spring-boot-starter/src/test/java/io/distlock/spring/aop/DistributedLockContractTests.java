@@ -259,6 +259,20 @@ abstract class DistributedLockContractTests {
     }
 
     @Test
+    void nestedCallDoesNotJoinALostOuterLease() {
+        String name = resource("nested-lost");
+        AtomicReference<Lease> thief = new AtomicReference<>();
+        try {
+            assertThat(jobs.nestedAfterLoss(name, () -> thief.set(steal(name))))
+                .as("the inner call tried the lock itself and found the thief's: skipped").isNull();
+            assertThat(repository.find(name)).map(LockRecord::owner).contains(thief.get().owner());
+        }
+        finally {
+            thief.get().release();
+        }
+    }
+
+    @Test
     void lockIsReleasedWhenTheMethodThrows() {
         String name = resource("failing");
         assertThatIllegalStateException().isThrownBy(() -> jobs.failing(name)).withMessage("boom in " + name);

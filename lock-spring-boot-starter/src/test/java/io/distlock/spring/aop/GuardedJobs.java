@@ -143,6 +143,16 @@ public class GuardedJobs {
         return awaitLoss(steal);
     }
 
+    /** Lets {@code steal} take the lock, waits until the lease is known lost, then calls a nested guarded method. */
+    @DistributedLock(resource = "#{#name}", ttl = "PT2S")
+    public @Nullable Lease nestedAfterLoss(String name, Runnable steal) {
+        Lease lease = CurrentLease.require();
+        steal.run();
+        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10)).until(lease::isLost);
+        Thread.interrupted();
+        return nested.inner(name);
+    }
+
     /** Waits, as long work would, until interrupt-on-loss interrupts this thread. */
     private static LossSeen awaitLoss(Runnable steal) {
         Lease lease = CurrentLease.require();

@@ -195,6 +195,9 @@ abstract class LockHttpContractTests {
         assertProblem(post(resource, "", "{\"owner\": "), 400, "JSON object");
         assertProblem(post(resource, "", "{\"owner\": \"x\", \"ttl\": \"PT1S\""), 400, "JSON object");
         assertProblem(post(resource, "/renew", "{\"owner\": \"x\", \"ttl\": \"later\"}"), 400, "'later'");
+        assertProblem(http.send(HttpRequest.newBuilder(uri(resource, "")).header("Content-Type", "text/plain")
+                .POST(HttpRequest.BodyPublishers.ofString("owner=x")).build(), HttpResponse.BodyHandlers.ofString()),
+                415, "application/json");
         assertProblem(delete(resource, ""), 400, "'owner' is required");
         assertProblem(delete(resource, "?owner="), 400, "owner must not be blank");
         assertThat(get(resource).statusCode()).isEqualTo(404);
