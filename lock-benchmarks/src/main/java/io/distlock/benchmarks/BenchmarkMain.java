@@ -1,0 +1,274 @@
+package io.distlock.benchmarks;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.openjdk.jmh.results.RunResult;
+import org.openjdk.jmh.results.format.ResultFormatFactory;
+import org.openjdk.jmh.results.format.ResultFormatType;
+import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.RunnerException;
+import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
+import org.openjdk.jmh.runner.options.OptionsBuilder;
+import org.openjdk.jmh.runner.options.TimeValue;
+import org.openjdk.jmh.runner.options.VerboseMode;
+
+/**
+ * Runs the whole comparison: statement counts, then the JMH scenarios on every reachable database, then prints
+ * JMH's table and the {@code STATEMENTS}, {@code WATCHDOG} and {@code RATIO} lines, and writes the JSON results and
+ * the Markdown report. {@code scripts/bench.sh} is the usual way in; run with {@code --help} for the options.
+ */
+public final class BenchmarkMain {
+
+    private static final String USAGE = """
+            usage: java -jar lock-benchmarks/target/benchmarks.jar [options]
+              --quick                 short run (one 1 s iteration per figure)
+              --db h2|postgresql|mariadb|all   databases, comma-separated (default all)
+              --scenario LIST         uncontended,contended,aspect,watchdog (default all)
+              --threads LIST          keep only these thread counts, e.g. 1,4
+              --rounds N              interleaved rounds for every figure (full run: 5 for goal figures, 2 else)
+              --impl LIST             keep only these implementations (distlock is always kept)
+              --out DIR               where JSON results go (default lock-benchmarks/target)
+              --doc FILE              the Markdown report to write (default: docs/benchmarks.md for a full run
+                                      of everything, else DIR/benchmarks-quick.md or DIR/benchmarks-partial.md)
+              --command TEXT          the command to name in the report
+              --prof NAME             JMH profiler, repeatable (stack, gc, jfr, …)
+            """;
+
+    private BenchmarkMain() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        Arguments arguments = Arguments.parse(args);
+        if (arguments.help) {
+            System.out.print(USAGE);
+            return;
+        }
+        BenchmarkPlan plan = (arguments.quick ? BenchmarkPlan.QUICK : BenchmarkPlan.FULL).onlyThreads(arguments.threads)
+                .withRounds(arguments.rounds);
+        Files.createDirectories(arguments.out.resolve("jmh"));
+        BenchmarkReport report = new BenchmarkReport(plan, arguments.command);
+
+        List<BenchDatabase> databases = new ArrayList<>();
+        for (BenchDatabase db : arguments.databases) {
+            String problem = db.problem();
+            if (problem.isEmpty()) {
+                databases.add(db);
+                report.serverVersion(db, db.serverVersion());
+            }
+            else {
+                System.out.println("NOTICE: " + db.id() + " at " + db.url() + " is unreachable (" + problem
+                        + "): its benchmarks are skipped");
+                report.skipped(db, problem);
+            }
+        }
+
+        List<RunResult> allResults = new ArrayList<>();
+        for (BenchDatabase db : databases) {
+            List<String> impls = LockImplementation.idsFor(db).stream()
+                    .filter(id -> arguments.impls == null || id.equals("distlock") || arguments.impls.contains(id))
+                    .toList();
+            prewarm(plan, db, impls);
+            log("counting statements on " + db.id());
+            for (String impl : impls) {
+                report.add(StatementCounts.cycle(db, LockImplementation.byId(impl)));
+            }
+            if (arguments.scenarios.contains("uncontended")) {
+                for (int threads : plan.uncontendedThreads()) {
+                    allResults.addAll(run(arguments, plan, report, "uncontended", db, threads,
+                            Map.of("impl", impls), CycleBenchmark.class.getName() + ".uncontended$"));
+                }
+            }
+            if (arguments.scenarios.contains("contended")) {
+                for (int threads : plan.contendedThreads()) {
+                    allResults.addAll(run(arguments, plan, report, "contended", db, threads,
+                            Map.of("impl", impls), CycleBenchmark.class.getName() + ".contended$"));
+                }
+            }
+            if (arguments.scenarios.contains("aspect")) {
+                report.add(AspectScenario.count(db));
+                for (int threads : plan.aspectThreads()) {
+                    allResults.addAll(run(arguments, plan, report, "aspect", db, threads,
+                            Map.of("impl", List.of("annotated", "programmatic")), AspectScenario.BENCHMARK_PATTERN));
+                }
+            }
+            if (arguments.scenarios.contains("watchdog")) {
+                for (int leases : plan.watchdogLeases()) {
+                    report.add(StatementCounts.watchdogRound(db, leases));
+                }
+                allResults.addAll(run(arguments, plan, report, "watchdog", db, 1,
+                        Map.of("leases", plan.watchdogLeases().stream().map(String::valueOf).toList()),
+                        WatchdogBenchmark.class.getName() + ".renewalRound$"));
+            }
+        }
+
+        System.out.println();
+        System.out.println("JMH results:");
+        ResultFormatFactory.getInstance(ResultFormatType.TEXT, System.out).writeOut(allResults);
+        System.out.println();
+        report.statementLines().forEach(System.out::println);
+        report.watchdogLines().forEach(System.out::println);
+        report.ratioLines().forEach(System.out::println);
+        System.out.println();
+        report.goals().forEach(goal -> System.out.println("GOAL " + goal.line()));
+
+        Path json = arguments.out.resolve("benchmark-results.json");
+        Files.writeString(json, report.toJson());
+        Path doc = arguments.doc != null ? arguments.doc
+                : arguments.quick ? arguments.out.resolve("benchmarks-quick.md")
+                : arguments.complete() ? Path.of("docs/benchmarks.md") : arguments.out.resolve("benchmarks-partial.md");
+        Files.createDirectories(doc.toAbsolutePath().getParent());
+        Files.writeString(doc, report.toMarkdown());
+        log("wrote " + json + ", JMH's own JSON under " + arguments.out.resolve("jmh") + ", and " + doc);
+    }
+
+    private static void prewarm(BenchmarkPlan plan, BenchDatabase db, List<String> impls) throws RunnerException {
+        log("warming up every implementation on " + db.id() + " (" + plan.prewarmSeconds() + " s each, not measured)");
+        new Runner(new OptionsBuilder()
+                .include(CycleBenchmark.class.getName() + ".uncontended$")
+                .param("db", db.id())
+                .param("impl", impls.toArray(String[]::new))
+                .threads(1)
+                .forks(0)
+                .warmupIterations(0)
+                .measurementIterations(plan.prewarmSeconds())
+                .measurementTime(TimeValue.seconds(1))
+                .shouldFailOnError(true)
+                .verbosity(VerboseMode.SILENT)
+                .build()).run();
+    }
+
+    private static Collection<RunResult> run(Arguments arguments, BenchmarkPlan plan, BenchmarkReport report,
+            String scenario, BenchDatabase db, int threads, Map<String, List<String>> params, String include)
+            throws RunnerException {
+        int rounds = plan.rounds(scenario, db.id(), threads);
+        List<RunResult> all = new ArrayList<>();
+        Map<String, List<RunResult>> byFigure = new LinkedHashMap<>();
+        for (int round = 0; round < rounds; round++) {
+            log(scenario + " on " + db.id() + " with " + threads + " thread(s)"
+                    + (rounds > 1 ? ", round " + (round + 1) + " of " + rounds : ""));
+            Path json = arguments.out.resolve("jmh").resolve(scenario + "-" + db.id() + "-t" + threads
+                    + (rounds > 1 ? "-r" + (round + 1) : "") + ".json");
+            ChainedOptionsBuilder options = new OptionsBuilder()
+                    .include(include)
+                    .param("db", db.id())
+                    .threads(threads)
+                    .forks(0)
+                    .warmupIterations(plan.warmupIterations())
+                    .warmupTime(TimeValue.seconds(plan.iterationSeconds()))
+                    .measurementIterations(plan.iterations())
+                    .measurementTime(TimeValue.seconds(plan.iterationSeconds()))
+                    .shouldFailOnError(true)
+                    .verbosity(VerboseMode.NORMAL)
+                    .result(json.toString())
+                    .resultFormat(ResultFormatType.JSON);
+            if (scenario.equals("watchdog")) {
+                options.warmupIterations(plan.quick() ? 0 : 1).measurementIterations(plan.quick() ? 1 : 3)
+                        .warmupTime(TimeValue.seconds(2)).measurementTime(TimeValue.seconds(2));
+            }
+            // Each round starts with the next implementation, so that none always runs first or last.
+            int shift = round;
+            params.forEach((name, values) -> options.param(name, rotate(values, shift).toArray(String[]::new)));
+            for (String profiler : arguments.profilers) {
+                options.addProfiler(profiler);
+            }
+            for (RunResult result : new Runner(options.build()).run()) {
+                all.add(result);
+                byFigure.computeIfAbsent(Measurement.key(result), key -> new ArrayList<>()).add(result);
+            }
+        }
+        byFigure.values().forEach(results -> report.add(Measurement.pool(scenario, results)));
+        return all;
+    }
+
+    private static List<String> rotate(List<String> values, int shift) {
+        List<String> rotated = new ArrayList<>(values);
+        Collections.rotate(rotated, -(shift % Math.max(1, values.size())));
+        return rotated;
+    }
+
+    private static void log(String message) {
+        System.out.println("[bench] " + message);
+    }
+
+    /** The command line. */
+    private static final class Arguments {
+
+        boolean help;
+
+        boolean quick;
+
+        List<BenchDatabase> databases = Arrays.asList(BenchDatabase.values());
+
+        static final List<String> SCENARIOS = List.of("uncontended", "contended", "aspect", "watchdog");
+
+        List<String> scenarios = SCENARIOS;
+
+        List<Integer> threads;
+
+        List<String> impls;
+
+        Integer rounds;
+
+        Path out = Path.of("lock-benchmarks/target");
+
+        Path doc;
+
+        String command = "scripts/bench.sh";
+
+        List<String> profilers = new ArrayList<>();
+
+        /** @return whether this is the run docs/benchmarks.md describes: every database, scenario and figure */
+        boolean complete() {
+            return !quick && databases.size() == BenchDatabase.values().length && scenarios.containsAll(SCENARIOS)
+                    && threads == null && impls == null && rounds == null && profilers.isEmpty();
+        }
+
+        static Arguments parse(String[] args) {
+            Arguments parsed = new Arguments();
+            for (int i = 0; i < args.length; i++) {
+                String arg = args[i];
+                switch (arg) {
+                    case "--help", "-h" -> parsed.help = true;
+                    case "--quick" -> parsed.quick = true;
+                    case "--db" -> {
+                        String value = value(args, ++i, arg);
+                        parsed.databases = value.equals("all") ? Arrays.asList(BenchDatabase.values())
+                                : Arrays.stream(value.split(",")).map(BenchDatabase::byId).toList();
+                    }
+                    case "--scenario" -> {
+                        parsed.scenarios = List.of(value(args, ++i, arg).split(","));
+                        if (!SCENARIOS.containsAll(parsed.scenarios)) {
+                            throw new IllegalArgumentException("Unknown scenario in '" + args[i] + "'; expected "
+                                    + String.join(",", SCENARIOS));
+                        }
+                    }
+                    case "--threads" -> parsed.threads = Arrays.stream(value(args, ++i, arg).split(","))
+                            .map(Integer::valueOf).toList();
+                    case "--rounds" -> parsed.rounds = Integer.valueOf(value(args, ++i, arg));
+                    case "--impl" -> parsed.impls = List.of(value(args, ++i, arg).split(","));
+                    case "--out" -> parsed.out = Path.of(value(args, ++i, arg));
+                    case "--doc" -> parsed.doc = Path.of(value(args, ++i, arg));
+                    case "--command" -> parsed.command = value(args, ++i, arg);
+                    case "--prof" -> parsed.profilers.add(value(args, ++i, arg));
+                    default -> throw new IllegalArgumentException("Unknown argument '" + arg + "'\n" + USAGE);
+                }
+            }
+            return parsed;
+        }
+
+        private static String value(String[] args, int index, String option) {
+            if (index >= args.length) {
+                throw new IllegalArgumentException(option + " needs a value\n" + USAGE);
+            }
+            return args[index];
+        }
+    }
+}

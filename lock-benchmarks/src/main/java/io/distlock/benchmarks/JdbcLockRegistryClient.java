@@ -1,0 +1,46 @@
+package io.distlock.benchmarks;
+
+import java.util.concurrent.locks.Lock;
+
+import javax.sql.DataSource;
+
+import org.springframework.integration.jdbc.lock.DefaultLockRepository;
+import org.springframework.integration.jdbc.lock.JdbcLockRegistry;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+
+/**
+ * Spring Integration: {@link JdbcLockRegistry} over {@link DefaultLockRepository}, wired as its Spring context would
+ * (its own client id, a {@link DataSourceTransactionManager}); a cycle is {@code obtain(name).tryLock()} then
+ * {@code unlock()}.
+ */
+final class JdbcLockRegistryClient implements LockClient {
+
+    private final DefaultLockRepository repository;
+
+    private final JdbcLockRegistry registry;
+
+    JdbcLockRegistryClient(DataSource dataSource) {
+        this.repository = new DefaultLockRepository(dataSource);
+        repository.setPrefix(BenchSchema.SPRING_INTEGRATION_PREFIX);
+        repository.setTransactionManager(new DataSourceTransactionManager(dataSource));
+        repository.afterPropertiesSet();
+        repository.afterSingletonsInstantiated();
+        repository.start();
+        this.registry = new JdbcLockRegistry(repository, TTL);
+    }
+
+    @Override
+    public boolean cycle(String resource) {
+        Lock lock = registry.obtain(resource);
+        if (!lock.tryLock()) {
+            return false;
+        }
+        lock.unlock();
+        return true;
+    }
+
+    @Override
+    public void close() {
+        repository.stop();
+    }
+}

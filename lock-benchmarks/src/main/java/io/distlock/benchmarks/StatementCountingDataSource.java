@@ -1,0 +1,131 @@
+package io.distlock.benchmarks;
+
+import java.lang.reflect.InvocationHandler;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
+import java.sql.CallableStatement;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Set;
+import java.util.concurrent.atomic.LongAdder;
+
+import javax.sql.DataSource;
+
+import org.springframework.jdbc.datasource.DelegatingDataSource;
+
+/**
+ * Counts what an implementation sends through a data source: SQL statements executed (a batch counts once),
+ * transaction ends ({@code commit}/{@code rollback}) and connection-state changes ({@code setAutoCommit},
+ * {@code setTransactionIsolation}, {@code setReadOnly}), which some drivers turn into round trips of their own.
+ * Used only to count, never while throughput is measured.
+ */
+public final class StatementCountingDataSource extends DelegatingDataSource {
+
+    private static final Set<String> EXECUTIONS = Set.of("execute", "executeQuery", "executeUpdate",
+            "executeLargeUpdate", "executeBatch", "executeLargeBatch");
+
+    private static final Set<String> STATE_CHANGES = Set.of("setAutoCommit", "setTransactionIsolation", "setReadOnly");
+
+    private final LongAdder statements = new LongAdder();
+
+    private final LongAdder transactionEnds = new LongAdder();
+
+    private final LongAdder stateChanges = new LongAdder();
+
+    /**
+     * Wraps a data source.
+     *
+     * @param target the pool that does the work
+     */
+    public StatementCountingDataSource(DataSource target) {
+        super(target);
+    }
+
+    /** @return SQL statements executed since the last {@link #reset()} */
+    public long statements() {
+        return statements.sum();
+    }
+
+    /** @return commits and rollbacks since the last {@link #reset()} */
+    public long transactionEnds() {
+        return transactionEnds.sum();
+    }
+
+    /** @return connection-state changes since the last {@link #reset()} */
+    public long stateChanges() {
+        return stateChanges.sum();
+    }
+
+    /** Starts counting from zero. */
+    public void reset() {
+        statements.reset();
+        transactionEnds.reset();
+        stateChanges.reset();
+    }
+
+    @Override
+    public Connection getConnection() throws SQLException {
+        return proxy(Connection.class, super.getConnection(), this::onConnectionCall);
+    }
+
+    @Override
+    public Connection getConnection(String username, String password) throws SQLException {
+        return proxy(Connection.class, super.getConnection(username, password), this::onConnectionCall);
+    }
+
+    private Object onConnectionCall(Object target, Method method, Object[] args) throws Throwable {
+        String name = method.getName();
+        if (name.equals("commit") || name.equals("rollback")) {
+            transactionEnds.increment();
+        }
+        else if (STATE_CHANGES.contains(name)) {
+            stateChanges.increment();
+        }
+        Object result = invoke(target, method, args);
+        if (result instanceof CallableStatement statement) {
+            return proxy(CallableStatement.class, statement, this::onStatementCall);
+        }
+        if (result instanceof PreparedStatement statement) {
+            return proxy(PreparedStatement.class, statement, this::onStatementCall);
+        }
+        if (result instanceof Statement statement && name.equals("createStatement")) {
+            return proxy(Statement.class, statement, this::onStatementCall);
+        }
+        return result;
+    }
+
+    private Object onStatementCall(Object target, Method method, Object[] args) throws Throwable {
+        if (EXECUTIONS.contains(method.getName())) {
+            statements.increment();
+        }
+        return invoke(target, method, args);
+    }
+
+    private static Object invoke(Object target, Method method, Object[] args) throws Throwable {
+        try {
+            return method.invoke(target, args);
+        }
+        catch (InvocationTargetException ex) {
+            throw ex.getCause();
+        }
+    }
+
+    @FunctionalInterface
+    private interface Handler {
+
+        Object handle(Object target, Method method, Object[] args) throws Throwable;
+    }
+
+    private static <T> T proxy(Class<T> type, T target, Handler handler) {
+        InvocationHandler invocation = (proxy, method, args) -> {
+            if (method.getName().equals("unwrap") && args.length == 1 && ((Class<?>) args[0]).isInstance(proxy)) {
+                return proxy;
+            }
+            return handler.handle(target, method, args);
+        };
+        return type.cast(Proxy.newProxyInstance(type.getClassLoader(), new Class<?>[] {type}, invocation));
+    }
+}

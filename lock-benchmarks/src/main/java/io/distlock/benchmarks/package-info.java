@@ -1,0 +1,8 @@
+/**
+ * JMH benchmarks of distlock against ShedLock, Spring Integration's JdbcLockRegistry, a raw-SQL floor and
+ * PostgreSQL advisory locks; {@link io.distlock.benchmarks.BenchmarkMain} runs them and writes the report.
+ */
+@NullMarked
+package io.distlock.benchmarks;
+
+import org.jspecify.annotations.NullMarked;
