@@ -35,7 +35,8 @@ public final class BenchmarkMain {
               --threads LIST          keep only these thread counts, e.g. 1,4
               --rounds N              interleaved rounds for every figure (full run: 5 for goal figures, 2 else)
               --impl LIST             keep only these implementations (distlock is always kept)
-              --out DIR               where JSON results go (default lock-benchmarks/target)
+              --out DIR               where JSON results go (default lock-benchmarks/target): benchmark-results.json
+                                      and jmh/ for a full run of everything, -quick or -partial suffixed else
               --doc FILE              the Markdown report to write (default: docs/benchmarks.md for a full run
                                       of everything, else DIR/benchmarks-quick.md or DIR/benchmarks-partial.md)
               --command TEXT          the command to name in the report
@@ -53,7 +54,7 @@ public final class BenchmarkMain {
         }
         BenchmarkPlan plan = (arguments.quick ? BenchmarkPlan.QUICK : BenchmarkPlan.FULL).onlyThreads(arguments.threads)
                 .withRounds(arguments.rounds);
-        Files.createDirectories(arguments.out.resolve("jmh"));
+        Files.createDirectories(arguments.out.resolve(arguments.jmhDirectory()));
         BenchmarkReport report = new BenchmarkReport(plan, arguments.command);
 
         List<BenchDatabase> databases = new ArrayList<>();
@@ -119,14 +120,15 @@ public final class BenchmarkMain {
         System.out.println();
         report.goals().forEach(goal -> System.out.println("GOAL " + goal.line()));
 
-        Path json = arguments.out.resolve("benchmark-results.json");
+        Path json = arguments.out.resolve("benchmark-results" + arguments.suffix() + ".json");
         Files.writeString(json, report.toJson());
         Path doc = arguments.doc != null ? arguments.doc
                 : arguments.quick ? arguments.out.resolve("benchmarks-quick.md")
                 : arguments.complete() ? Path.of("docs/benchmarks.md") : arguments.out.resolve("benchmarks-partial.md");
         Files.createDirectories(doc.toAbsolutePath().getParent());
         Files.writeString(doc, report.toMarkdown());
-        log("wrote " + json + ", JMH's own JSON under " + arguments.out.resolve("jmh") + ", and " + doc);
+        log("wrote " + json + ", JMH's own JSON under " + arguments.out.resolve(arguments.jmhDirectory()) + ", and "
+                + doc);
     }
 
     private static void prewarm(BenchmarkPlan plan, BenchDatabase db, List<String> impls) throws RunnerException {
@@ -154,7 +156,7 @@ public final class BenchmarkMain {
         for (int round = 0; round < rounds; round++) {
             log(scenario + " on " + db.id() + " with " + threads + " thread(s)"
                     + (rounds > 1 ? ", round " + (round + 1) + " of " + rounds : ""));
-            Path json = arguments.out.resolve("jmh").resolve(scenario + "-" + db.id() + "-t" + threads
+            Path json = arguments.out.resolve(arguments.jmhDirectory()).resolve(scenario + "-" + db.id() + "-t" + threads
                     + (rounds > 1 ? "-r" + (round + 1) : "") + ".json");
             ChainedOptionsBuilder options = new OptionsBuilder()
                     .include(include)
@@ -224,6 +226,16 @@ public final class BenchmarkMain {
         String command = "scripts/bench.sh";
 
         List<String> profilers = new ArrayList<>();
+
+        /** @return {@code ""} for the complete run, else {@code -quick} or {@code -partial}: keeps its files apart */
+        String suffix() {
+            return quick ? "-quick" : complete() ? "" : "-partial";
+        }
+
+        /** @return the directory, under {@link #out}, of JMH's own JSON files */
+        String jmhDirectory() {
+            return "jmh" + suffix();
+        }
 
         /** @return whether this is the run docs/benchmarks.md describes: every database, scenario and figure */
         boolean complete() {

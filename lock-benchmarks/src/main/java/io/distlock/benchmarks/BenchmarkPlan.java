@@ -26,7 +26,7 @@ public record BenchmarkPlan(boolean quick, int warmupIterations, int iterations,
         List<Integer> contendedThreads, List<Integer> aspectThreads, List<Integer> watchdogLeases) {
 
     /** About three minutes for all three databases: one one-second iteration per figure. */
-    public static final BenchmarkPlan QUICK = new BenchmarkPlan(true, 0, 1, 1, 2, 1, 1, List.of(1, 4), List.of(4),
+    public static final BenchmarkPlan QUICK = new BenchmarkPlan(true, 0, 1, 1, 4, 1, 1, List.of(1, 4), List.of(4),
             List.of(1), List.of(1_000, 10_000));
 
     /** The figures for docs/benchmarks.md. */

@@ -444,7 +444,9 @@ final class BenchmarkReport {
         allLines().forEach(line -> md.append(line).append('\n'));
         md.append("```\n\n");
         md.append("JSON: `lock-benchmarks/target/benchmark-results.json` (this report's figures) and ")
-                .append("`lock-benchmarks/target/jmh/*.json` (JMH's own results), written by the run.\n");
+                .append("`lock-benchmarks/target/jmh/*.json` (JMH's own results, one file per scenario, database, ")
+                .append("thread count and round), written by the run; quick and narrowed runs write `-quick` or ")
+                .append("`-partial` variants beside them.\n");
         return md.toString();
     }
 
