@@ -8,7 +8,7 @@ import javax.sql.DataSource;
 import com.zaxxer.hikari.HikariDataSource;
 import io.distlock.core.Lease;
 import io.distlock.core.LockManager;
-import io.distlock.core.ReleaseResult;
+import io.distlock.core.LockResult;
 import io.distlock.spring.DistributedLock;
 import io.distlock.spring.autoconfigure.DistributedLockAutoConfiguration;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -138,8 +138,8 @@ public class AspectBenchmark {
         if (lease.isEmpty()) {
             throw new IllegalStateException("uncontended acquire of " + resource + " was refused");
         }
-        ReleaseResult released = lease.get().release();
-        if (released != ReleaseResult.RELEASED) {
+        LockResult released = lease.get().release();
+        if (released != LockResult.APPLIED) {
             throw new IllegalStateException("release of " + resource + " answered " + released);
         }
         return true;

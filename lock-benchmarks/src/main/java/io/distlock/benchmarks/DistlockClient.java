@@ -6,7 +6,7 @@ import javax.sql.DataSource;
 
 import io.distlock.core.Lease;
 import io.distlock.core.LockManager;
-import io.distlock.core.ReleaseResult;
+import io.distlock.core.LockResult;
 import io.distlock.core.jdbc.JdbcLockRepository;
 
 /**
@@ -30,8 +30,8 @@ final class DistlockClient implements LockClient {
         if (lease.isEmpty()) {
             return false;
         }
-        ReleaseResult released = lease.get().release();
-        if (released != ReleaseResult.RELEASED) {
+        LockResult released = lease.get().release();
+        if (released != LockResult.APPLIED) {
             throw new IllegalStateException("distlock release of '" + resource + "' answered " + released);
         }
         return true;

@@ -174,7 +174,7 @@ public final class Lease implements AutoCloseable {
             renewed(result.record(), sentAt, newTtl);
         }
         else {
-            markLost("renewal found the lease " + (result.status() == RenewStatus.FORBIDDEN
+            markLost("renewal found the lease " + (result.status() == LockResult.FORBIDDEN
                     ? "held by another owner" : "expired"));
         }
         return result;
@@ -206,9 +206,9 @@ public final class Lease implements AutoCloseable {
     /**
      * Releases the lock at once. The watchdog stops renewing it first.
      *
-     * @return the outcome; {@link ReleaseResult#NOT_FOUND} when called again
+     * @return the outcome; {@link LockResult#NOT_FOUND} when called again
      */
-    public ReleaseResult release() {
+    public LockResult release() {
         return release(Duration.ZERO);
     }
 
@@ -216,22 +216,22 @@ public final class Lease implements AutoCloseable {
      * Releases the lock, keeping it held until {@code minHold} after it was acquired if that is still ahead.
      *
      * @param minHold minimum time between acquisition and the lock becoming free
-     * @return the outcome; {@link ReleaseResult#NOT_FOUND} when called again
+     * @return the outcome; {@link LockResult#NOT_FOUND} when called again
      */
-    public ReleaseResult release(Duration minHold) {
+    public LockResult release(Duration minHold) {
         if (!released.compareAndSet(false, true)) {
-            return ReleaseResult.NOT_FOUND;
+            return LockResult.NOT_FOUND;
         }
         manager.watchdog().unwatch(this);
-        ReleaseResult result;
+        LockResult result;
         try {
             result = manager.repository().release(resource(), owner(), minHold);
         }
         finally {
             manager.leaseReleased(this, Duration.ofNanos(System.nanoTime() - acquiredAtNanos));
         }
-        if (result != ReleaseResult.RELEASED) {
-            markLost("release found the lease " + (result == ReleaseResult.FORBIDDEN
+        if (result != LockResult.APPLIED) {
+            markLost("release found the lease " + (result == LockResult.FORBIDDEN
                     ? "held by another owner" : "expired"));
         }
         return result;

@@ -48,9 +48,9 @@ public interface LockRepository {
      *
      * @param resource the locked resource
      * @param owner the owner token that holds it
-     * @return {@link ReleaseResult#RELEASED}, or why nothing changed
+     * @return {@link LockResult#RELEASED}, or why nothing changed
      */
-    default ReleaseResult release(String resource, String owner) {
+    default LockResult release(String resource, String owner) {
         return release(resource, owner, Duration.ZERO);
     }
 
@@ -61,9 +61,9 @@ public interface LockRepository {
      * @param resource the locked resource
      * @param owner the owner token that holds it
      * @param minHold how long after acquisition the lock stays held at least
-     * @return {@link ReleaseResult#RELEASED}, or why nothing changed
+     * @return {@link LockResult#RELEASED}, or why nothing changed
      */
-    ReleaseResult release(String resource, String owner, Duration minHold);
+    LockResult release(String resource, String owner, Duration minHold);
 
     /**
      * Reads the live lock on a resource. An expired lock counts as absent.

@@ -9,14 +9,14 @@ import org.jspecify.annotations.Nullable;
  * The outcome of a renewal: the record with its new expiry, or the reason the lease could not be extended.
  *
  * @param status what the renewal decided
- * @param record the renewed lock, present exactly when {@code status} is {@link RenewStatus#RENEWED}
+ * @param record the renewed lock, present exactly when {@code status} is {@link LockResult#APPLIED}
  */
-public record RenewResult(RenewStatus status, @Nullable LockRecord record) {
+public record RenewResult(LockResult status, @Nullable LockRecord record) {
 
     public RenewResult {
         Objects.requireNonNull(status, "status");
-        if ((status == RenewStatus.RENEWED) != (record != null)) {
-            throw new IllegalArgumentException("A record comes with RENEWED and only with it, got " + status);
+        if ((status == LockResult.APPLIED) != (record != null)) {
+            throw new IllegalArgumentException("A record comes with APPLIED and only with it, got " + status);
         }
     }
 
@@ -27,26 +27,17 @@ public record RenewResult(RenewStatus status, @Nullable LockRecord record) {
      * @return the result
      */
     public static RenewResult renewed(LockRecord record) {
-        return new RenewResult(RenewStatus.RENEWED, record);
+        return new RenewResult(LockResult.APPLIED, record);
     }
 
     /**
      * A refused renewal.
      *
-     * @param status {@link RenewStatus#NOT_FOUND} or {@link RenewStatus#FORBIDDEN}
+     * @param status {@link LockResult#NOT_FOUND} or {@link LockResult#FORBIDDEN}
      * @return the result
      */
-    public static RenewResult refused(RenewStatus status) {
+    public static RenewResult refused(LockResult status) {
         return new RenewResult(status, null);
-    }
-
-    /**
-     * Whether the lease was extended.
-     *
-     * @return {@code true} when renewed
-     */
-    public boolean isRenewed() {
-        return status == RenewStatus.RENEWED;
     }
 
     /**

@@ -84,7 +84,7 @@ abstract class LeaseContractTests {
                 .until(() -> repository.find(resource).map(LockRecord::owner).orElse("").equals(lease.owner()));
         assertThat(lease.isLost()).isFalse();
         assertThat(lease.expiresAt()).isAfter(lease.acquiredAt().plusSeconds(4));
-        assertThat(lease.release()).isEqualTo(ReleaseResult.RELEASED);
+        assertThat(lease.release()).isEqualTo(LockResult.APPLIED);
         assertThat(repository.find(resource)).isEmpty();
     }
 
@@ -107,7 +107,7 @@ abstract class LeaseContractTests {
         assertThat(lease.isLost()).isTrue();
         assertThatThrownBy(lease::checkHeld).isInstanceOf(LockLostException.class).hasMessageContaining(resource);
         assertThat(thief.token()).isGreaterThan(lease.token());
-        assertThat(lease.release()).isEqualTo(ReleaseResult.FORBIDDEN);
+        assertThat(lease.release()).isEqualTo(LockResult.FORBIDDEN);
         assertThat(repository.find(resource).orElseThrow().owner()).isEqualTo(thief.owner());
         thief.release();
     }
@@ -163,7 +163,7 @@ abstract class LeaseContractTests {
             leases.add(locks.tryAcquire(resource(), Duration.ofMillis(150)).orElseThrow().keepAlive(Duration.ofMinutes(1)));
         }
         for (Lease lease : leases) {
-            assertThat(lease.release()).isIn(ReleaseResult.RELEASED, ReleaseResult.NOT_FOUND);
+            assertThat(lease.release()).isIn(LockResult.APPLIED, LockResult.NOT_FOUND);
         }
         await().during(Duration.ofMillis(600)).atMost(Duration.ofSeconds(2))
                 .until(() -> leases.stream().allMatch(l -> repository.find(l.resource()).isEmpty()));

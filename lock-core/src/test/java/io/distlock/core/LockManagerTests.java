@@ -227,7 +227,7 @@ class LockManagerTests {
             var before = lease.expiresAt();
             await().atMost(Duration.ofSeconds(5)).until(() -> lease.expiresAt().isAfter(before));
             assertThat(lease.isLost()).isFalse();
-            assertThat(lease.release()).isEqualTo(ReleaseResult.RELEASED);
+            assertThat(lease.release()).isEqualTo(LockResult.APPLIED);
         }
     }
 
@@ -252,7 +252,7 @@ class LockManagerTests {
         Lease lease = locks.tryAcquire(resource(), Duration.ofMillis(200)).orElseThrow();
         await().atMost(Duration.ofSeconds(3)).until(lease::isLost);
         assertThatThrownBy(lease::checkHeld).isInstanceOf(LockLostException.class).hasMessageContaining("ran out");
-        assertThat(lease.release()).isEqualTo(ReleaseResult.NOT_FOUND);
+        assertThat(lease.release()).isEqualTo(LockResult.NOT_FOUND);
     }
 
     @Test
@@ -307,7 +307,7 @@ class LockManagerTests {
         String resource = resource();
         Lease lease = locks.tryAcquire(resource, Duration.ofMillis(300)).orElseThrow()
                 .keepAlive(Duration.ofMinutes(1)).keepAlive(Duration.ofMinutes(1));
-        assertThat(lease.release(Duration.ofMillis(450))).isEqualTo(ReleaseResult.RELEASED);
+        assertThat(lease.release(Duration.ofMillis(450))).isEqualTo(LockResult.APPLIED);
         var keptUntil = lease.acquiredAt().plusMillis(450);
         await().during(Duration.ofMillis(800)).atMost(Duration.ofSeconds(2)).until(() -> repository(counting)
                 .find(resource).map(r -> r.expiresAt().equals(keptUntil)).orElse(true));
@@ -340,9 +340,9 @@ class LockManagerTests {
     @Test
     void aManualRenewalWithAShorterTtlShortensHowLongTheHolderTrustsTheLease() {
         Lease lease = locks.tryAcquire(resource(), Duration.ofMinutes(10)).orElseThrow();
-        assertThat(lease.renew(Duration.ofMillis(200)).isRenewed()).isTrue();
+        assertThat(lease.renew(Duration.ofMillis(200)).status().isApplied()).isTrue();
         await().atMost(Duration.ofSeconds(3)).until(lease::isLost);
-        assertThat(lease.release()).isEqualTo(ReleaseResult.NOT_FOUND);
+        assertThat(lease.release()).isEqualTo(LockResult.NOT_FOUND);
     }
 
     /** A data source that refuses connections while told to, as a database outage would. */

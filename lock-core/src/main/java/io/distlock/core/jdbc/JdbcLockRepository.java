@@ -22,9 +22,8 @@ import io.distlock.core.LeaseKey;
 import io.distlock.core.LockArguments;
 import io.distlock.core.LockRecord;
 import io.distlock.core.LockRepository;
-import io.distlock.core.ReleaseResult;
+import io.distlock.core.LockResult;
 import io.distlock.core.RenewResult;
-import io.distlock.core.RenewStatus;
 import io.distlock.core.TimeSource;
 import io.distlock.core.jdbc.dialect.LockDialect;
 import io.distlock.core.jdbc.dialect.LockDialects;
@@ -173,8 +172,8 @@ public final class JdbcLockRepository implements LockRepository {
             if (renewed.isPresent()) {
                 return RenewResult.renewed(renewed.get());
             }
-            return RenewResult.refused(refusal(connection, resource, owner) == ReleaseResult.FORBIDDEN
-                    ? RenewStatus.FORBIDDEN : RenewStatus.NOT_FOUND);
+            return RenewResult.refused(refusal(connection, resource, owner) == LockResult.FORBIDDEN
+                    ? LockResult.FORBIDDEN : LockResult.NOT_FOUND);
         });
     }
 
@@ -214,13 +213,13 @@ public final class JdbcLockRepository implements LockRepository {
     }
 
     @Override
-    public ReleaseResult release(String resource, String owner, Duration minHold) {
+    public LockResult release(String resource, String owner, Duration minHold) {
         LockArguments.requireResource(resource);
         LockArguments.requireOwner(owner);
         long minHoldMillis = LockArguments.requireDuration("minHold", minHold, Duration.ZERO, maxTtl).toMillis();
         return execute("release", statements.release, connection -> {
             if (update(connection, statements.release, minHoldMillis, resource, owner) == 1) {
-                return ReleaseResult.RELEASED;
+                return LockResult.APPLIED;
             }
             return refusal(connection, resource, owner);
         });
@@ -231,13 +230,13 @@ public final class JdbcLockRepository implements LockRepository {
      * caller's own means the update matched but changed nothing (a minimum hold equal to the current expiry, with a
      * driver that counts changed rows, such as Connector/J with {@code useAffectedRows=true}): released.
      */
-    private ReleaseResult refusal(Connection connection, String resource, String owner) throws SQLException {
+    private LockResult refusal(Connection connection, String resource, String owner) throws SQLException {
         try (PreparedStatement statement = prepare(connection, statements.state, resource);
                 ResultSet rs = statement.executeQuery()) {
             if (rs.next() && rs.getInt(2) == 1) {
-                return rs.getString(1).equals(owner) ? ReleaseResult.RELEASED : ReleaseResult.FORBIDDEN;
+                return rs.getString(1).equals(owner) ? LockResult.APPLIED : LockResult.FORBIDDEN;
             }
-            return ReleaseResult.NOT_FOUND;
+            return LockResult.NOT_FOUND;
         }
     }
 

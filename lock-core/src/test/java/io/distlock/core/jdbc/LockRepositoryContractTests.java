@@ -17,9 +17,8 @@ import java.util.concurrent.TimeUnit;
 
 import io.distlock.core.LeaseKey;
 import io.distlock.core.LockRecord;
-import io.distlock.core.ReleaseResult;
+import io.distlock.core.LockResult;
 import io.distlock.core.RenewResult;
-import io.distlock.core.RenewStatus;
 import io.distlock.core.TimeSource;
 import io.distlock.core.testsupport.TestDatabase;
 import org.junit.jupiter.api.AfterAll;
@@ -137,7 +136,7 @@ abstract class LockRepositoryContractTests {
         String resource = resource();
         String owner = owner();
         LockRecord first = repository.acquire(resource, owner, LONG).orElseThrow();
-        assertThat(repository.release(resource, owner)).isEqualTo(ReleaseResult.RELEASED);
+        assertThat(repository.release(resource, owner)).isEqualTo(LockResult.APPLIED);
         assertThat(repository.find(resource)).isEmpty();
         LockRecord second = repository.acquire(resource, owner(), LONG).orElseThrow();
         assertThat(second.token()).isGreaterThan(first.token());
@@ -146,7 +145,7 @@ abstract class LockRepositoryContractTests {
 
     @Test
     void releaseOfAnAbsentLockIsNotFound() {
-        assertThat(repository.release(resource(), owner())).isEqualTo(ReleaseResult.NOT_FOUND);
+        assertThat(repository.release(resource(), owner())).isEqualTo(LockResult.NOT_FOUND);
     }
 
     @Test
@@ -154,15 +153,15 @@ abstract class LockRepositoryContractTests {
         String resource = resource();
         String owner = owner();
         repository.acquire(resource, owner, LONG).orElseThrow();
-        assertThat(repository.release(resource, owner)).isEqualTo(ReleaseResult.RELEASED);
-        assertThat(repository.release(resource, owner)).isEqualTo(ReleaseResult.NOT_FOUND);
+        assertThat(repository.release(resource, owner)).isEqualTo(LockResult.APPLIED);
+        assertThat(repository.release(resource, owner)).isEqualTo(LockResult.NOT_FOUND);
     }
 
     @Test
     void releaseByAnotherOwnerIsForbiddenAndChangesNothing() {
         String resource = resource();
         LockRecord held = repository.acquire(resource, owner(), LONG).orElseThrow();
-        assertThat(repository.release(resource, owner())).isEqualTo(ReleaseResult.FORBIDDEN);
+        assertThat(repository.release(resource, owner())).isEqualTo(LockResult.FORBIDDEN);
         assertThat(repository.find(resource)).contains(held);
     }
 
@@ -172,7 +171,7 @@ abstract class LockRepositoryContractTests {
         String owner = owner();
         repository.acquire(resource, owner, SHORT).orElseThrow();
         awaitExpiry(resource);
-        assertThat(repository.release(resource, owner)).isEqualTo(ReleaseResult.NOT_FOUND);
+        assertThat(repository.release(resource, owner)).isEqualTo(LockResult.NOT_FOUND);
     }
 
     @Test
@@ -180,7 +179,7 @@ abstract class LockRepositoryContractTests {
         String resource = resource();
         String owner = owner();
         LockRecord record = repository.acquire(resource, owner, LONG).orElseThrow();
-        assertThat(repository.release(resource, owner, Duration.ofMillis(800))).isEqualTo(ReleaseResult.RELEASED);
+        assertThat(repository.release(resource, owner, Duration.ofMillis(800))).isEqualTo(LockResult.APPLIED);
         LockRecord kept = repository.find(resource).orElseThrow();
         assertThat(kept.expiresAt()).isEqualTo(record.acquiredAt().plusMillis(800));
         assertThat(repository.acquire(resource, owner(), LONG)).isEmpty();
@@ -192,7 +191,7 @@ abstract class LockRepositoryContractTests {
         String resource = resource();
         String owner = owner();
         repository.acquire(resource, owner, LONG).orElseThrow();
-        assertThat(repository.release(resource, owner, Duration.ofMillis(1))).isEqualTo(ReleaseResult.RELEASED);
+        assertThat(repository.release(resource, owner, Duration.ofMillis(1))).isEqualTo(LockResult.APPLIED);
         await().atMost(Duration.ofSeconds(2)).until(() -> repository.find(resource).isEmpty());
     }
 
@@ -202,7 +201,7 @@ abstract class LockRepositoryContractTests {
         String owner = owner();
         LockRecord first = repository.acquire(resource, owner, Duration.ofSeconds(10)).orElseThrow();
         RenewResult renewed = repository.renew(resource, owner, LONG);
-        assertThat(renewed.status()).isEqualTo(RenewStatus.RENEWED);
+        assertThat(renewed.status()).isEqualTo(LockResult.APPLIED);
         assertThat(renewed.record().token()).isEqualTo(first.token());
         assertThat(renewed.record().acquiredAt()).isEqualTo(first.acquiredAt());
         assertThat(renewed.record().expiresAt()).isAfter(first.expiresAt().plus(Duration.ofMinutes(4)));
@@ -213,7 +212,7 @@ abstract class LockRepositoryContractTests {
     void renewByAnotherOwnerIsForbiddenAndChangesNothing() {
         String resource = resource();
         LockRecord held = repository.acquire(resource, owner(), LONG).orElseThrow();
-        assertThat(repository.renew(resource, owner(), LONG).status()).isEqualTo(RenewStatus.FORBIDDEN);
+        assertThat(repository.renew(resource, owner(), LONG).status()).isEqualTo(LockResult.FORBIDDEN);
         assertThat(repository.find(resource)).contains(held);
     }
 
@@ -223,9 +222,9 @@ abstract class LockRepositoryContractTests {
         String owner = owner();
         repository.acquire(resource, owner, SHORT).orElseThrow();
         awaitExpiry(resource);
-        assertThat(repository.renew(resource, owner, LONG).status()).isEqualTo(RenewStatus.NOT_FOUND);
+        assertThat(repository.renew(resource, owner, LONG).status()).isEqualTo(LockResult.NOT_FOUND);
         assertThat(repository.find(resource)).isEmpty();
-        assertThat(repository.renew(resource(), owner, LONG).status()).isEqualTo(RenewStatus.NOT_FOUND);
+        assertThat(repository.renew(resource(), owner, LONG).status()).isEqualTo(LockResult.NOT_FOUND);
     }
 
     @Test
@@ -236,8 +235,8 @@ abstract class LockRepositoryContractTests {
         awaitExpiry(resource);
         String fresh = owner();
         LockRecord current = repository.acquire(resource, fresh, LONG).orElseThrow();
-        assertThat(repository.renew(resource, stale, LONG).status()).isEqualTo(RenewStatus.FORBIDDEN);
-        assertThat(repository.release(resource, stale)).isEqualTo(ReleaseResult.FORBIDDEN);
+        assertThat(repository.renew(resource, stale, LONG).status()).isEqualTo(LockResult.FORBIDDEN);
+        assertThat(repository.release(resource, stale)).isEqualTo(LockResult.FORBIDDEN);
         assertThat(repository.acquire(resource, stale, LONG)).isEmpty();
         assertThat(repository.find(resource)).contains(current);
         assertThat(current.token()).isGreaterThan(first.token());
@@ -353,7 +352,7 @@ abstract class LockRepositoryContractTests {
             LockRecord record = repository.acquire(resource, owner, LONG).orElseThrow();
             assertThat(record.token()).isGreaterThan(previous);
             previous = record.token();
-            assertThat(repository.release(resource, owner)).isEqualTo(ReleaseResult.RELEASED);
+            assertThat(repository.release(resource, owner)).isEqualTo(LockResult.APPLIED);
         }
     }
 

@@ -7,7 +7,7 @@ import io.distlock.core.Lease;
 import io.distlock.core.LockManager;
 import io.distlock.core.LockRecord;
 import io.distlock.core.LockRepository;
-import io.distlock.core.ReleaseResult;
+import io.distlock.core.LockResult;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -73,7 +73,7 @@ public class LocksEndpoint {
     @DeleteOperation
     public @Nullable LockDescriptor forceRelease(@Selector String resource) {
         LockRecord record = repository.find(resource).orElse(null);
-        if (record == null || repository.release(resource, record.owner()) != ReleaseResult.RELEASED) {
+        if (record == null || repository.release(resource, record.owner()) != LockResult.APPLIED) {
             return null;
         }
         logger.warn("Force-released the lock on '{}' held by owner {} (token {}) through the locks endpoint",

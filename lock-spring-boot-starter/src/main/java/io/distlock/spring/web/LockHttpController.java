@@ -6,9 +6,8 @@ import java.time.format.DateTimeParseException;
 import io.distlock.core.LockArguments;
 import io.distlock.core.LockRecord;
 import io.distlock.core.LockRepository;
-import io.distlock.core.ReleaseResult;
+import io.distlock.core.LockResult;
 import io.distlock.core.RenewResult;
-import io.distlock.core.RenewStatus;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.http.HttpStatus;
@@ -83,7 +82,7 @@ public class LockHttpController {
      */
     @DeleteMapping("/{resource}")
     public ResponseEntity<Void> release(@PathVariable String resource, @RequestParam String owner) {
-        ReleaseResult result = repository.release(LockArguments.requireResource(resource), validOwner(owner));
+        LockResult result = repository.release(LockArguments.requireResource(resource), validOwner(owner));
         return switch (result) {
             case RELEASED -> ResponseEntity.noContent().build();
             case NOT_FOUND -> throw notFound(resource);
@@ -108,7 +107,7 @@ public class LockHttpController {
             return LockView.of(result.record());
         }
         throw new LockHttpException(HttpStatus.CONFLICT, "conflict", "Lease cannot be renewed",
-                result.status() == RenewStatus.FORBIDDEN
+                result.status() == LockResult.FORBIDDEN
                         ? "The lock on '" + resource + "' is held by another owner"
                         : "No live lock on '" + resource + "' is held by this owner: it expired or was released");
     }

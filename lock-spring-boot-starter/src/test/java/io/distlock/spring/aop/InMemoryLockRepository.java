@@ -14,9 +14,8 @@ import java.util.concurrent.atomic.AtomicLong;
 import io.distlock.core.LeaseKey;
 import io.distlock.core.LockRecord;
 import io.distlock.core.LockRepository;
-import io.distlock.core.ReleaseResult;
+import io.distlock.core.LockResult;
 import io.distlock.core.RenewResult;
-import io.distlock.core.RenewStatus;
 
 /**
  * A lock table in a map, for measuring what the aspect itself costs without a database in the way.
@@ -49,7 +48,7 @@ final class InMemoryLockRepository implements LockRepository {
         LockRecord row = rows.computeIfPresent(resource, (key, current) -> live(current, owner, now)
                 ? new LockRecord(resource, owner, current.token(), current.acquiredAt(), now.plus(ttl)) : current);
         return row != null && row.owner().equals(owner) && row.expiresAt().isAfter(now) ? RenewResult.renewed(row)
-                : RenewResult.refused(RenewStatus.NOT_FOUND);
+                : RenewResult.refused(LockResult.NOT_FOUND);
     }
 
     @Override
@@ -62,7 +61,7 @@ final class InMemoryLockRepository implements LockRepository {
     }
 
     @Override
-    public ReleaseResult release(String resource, String owner, Duration minHold) {
+    public LockResult release(String resource, String owner, Duration minHold) {
         Instant now = clock.instant();
         boolean[] released = new boolean[1];
         rows.computeIfPresent(resource, (key, current) -> {
@@ -73,7 +72,7 @@ final class InMemoryLockRepository implements LockRepository {
             Instant end = current.acquiredAt().plus(minHold);
             return new LockRecord(resource, owner, current.token(), current.acquiredAt(), end.isAfter(now) ? end : now);
         });
-        return released[0] ? ReleaseResult.RELEASED : ReleaseResult.NOT_FOUND;
+        return released[0] ? LockResult.APPLIED : LockResult.NOT_FOUND;
     }
 
     @Override
