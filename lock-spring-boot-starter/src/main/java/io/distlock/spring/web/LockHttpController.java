@@ -84,7 +84,7 @@ public class LockHttpController {
     public ResponseEntity<Void> release(@PathVariable String resource, @RequestParam String owner) {
         LockResult result = repository.release(LockArguments.requireResource(resource), validOwner(owner));
         return switch (result) {
-            case RELEASED -> ResponseEntity.noContent().build();
+            case APPLIED -> ResponseEntity.noContent().build();
             case NOT_FOUND -> throw notFound(resource);
             case FORBIDDEN -> throw new LockHttpException(HttpStatus.FORBIDDEN, "forbidden", "Owner mismatch",
                     "The lock on '" + resource + "' exists but is held by another owner");
