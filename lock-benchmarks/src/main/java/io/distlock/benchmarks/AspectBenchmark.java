@@ -1,14 +1,13 @@
 package io.distlock.benchmarks;
 
-import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 import javax.sql.DataSource;
 
 import com.zaxxer.hikari.HikariDataSource;
-import io.distlock.core.Lease;
 import io.distlock.core.LockManager;
-import io.distlock.core.LockResult;
+import io.distlock.core.LockOutcome;
+import io.distlock.core.LockRequest;
 import io.distlock.spring.DistributedLock;
 import io.distlock.spring.autoconfigure.DistributedLockAutoConfiguration;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -35,8 +34,8 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.context.support.GenericApplicationContext;
 
 /**
- * A {@code @DistributedLock} method call against the programmatic cycle it stands for ({@code tryAcquire} +
- * {@code release}), in one Spring context on the same database, pool, table and {@link LockManager}. The annotation
+ * A {@code @DistributedLock} method call against the programmatic call it stands for ({@code LockManager.runLocked}
+ * with the same request), in one Spring context on the same database, pool, table and {@link LockManager}. The annotation
  * renews nothing ({@code renew = false}), as the programmatic cycle does not; its resource is a template over the
  * method's parameter, so that each thread locks a resource of its own.
  */
@@ -134,13 +133,10 @@ public class AspectBenchmark {
     }
 
     private static boolean programmatic(LockManager manager, String resource) {
-        Optional<Lease> lease = manager.tryAcquire(resource, LockClient.TTL);
-        if (lease.isEmpty()) {
-            throw new IllegalStateException("uncontended acquire of " + resource + " was refused");
-        }
-        LockResult released = lease.get().release();
-        if (released != LockResult.APPLIED) {
-            throw new IllegalStateException("release of " + resource + " answered " + released);
+        LockOutcome<Boolean> outcome = manager.runLocked(LockRequest.of(resource, LockClient.TTL).withoutRenewal(),
+                lease -> Boolean.TRUE);
+        if (outcome.status() != LockOutcome.Status.RAN) {
+            throw new IllegalStateException("uncontended runLocked on " + resource + " ended " + outcome.status());
         }
         return true;
     }

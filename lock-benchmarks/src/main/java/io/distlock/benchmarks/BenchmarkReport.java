@@ -129,7 +129,7 @@ final class BenchmarkReport {
     }
 
     /**
-     * One goal of the issue at one place.
+     * One performance goal at one place.
      *
      * @param goal what is aimed at
      * @param where database and threads
@@ -308,7 +308,7 @@ final class BenchmarkReport {
                 .append(", H2 ").append(version("com.h2database", "h2")).append(", all with default settings.\n");
         md.append("- **Implementations** (a *cycle* takes the lock without waiting and gives it back):\n");
         md.append("  - `distlock` ").append(version("io.distlock", "lock-core"))
-                .append(": `LockManager.tryAcquire(resource, 30 s)` + `Lease.release()`, database time, watchdog unused.\n");
+                .append(": `LockManager.runLocked(LockRequest.of(resource, 30 s).withoutRenewal(), empty work)` (acquire + release), database time.\n");
         md.append("  - `shedlock` ").append(version("net.javacrumbs.shedlock", "shedlock-provider-jdbc-template"))
                 .append(": `JdbcTemplateLockProvider` with `usingDbTime()`, `lock(…)` + `unlock()`.\n");
         md.append("  - `jdbclockregistry` — Spring Integration ")
@@ -407,8 +407,8 @@ final class BenchmarkReport {
         }
         else {
             md.append("A call of an empty method annotated `@DistributedLock(resource = \"#{#resource}\", ttl = \"PT30S\", ")
-                    .append("renew = false)` against the programmatic cycle it stands for (`LockManager.tryAcquire` + ")
-                    .append("`Lease.release`), in one Spring context on the same database, pool, table and `LockManager`; ")
+                    .append("renew = false)` against the programmatic call it stands for (`LockManager.runLocked` ")
+                    .append("with the same request), in one Spring context on the same database, pool, table and `LockManager`; ")
                     .append("each thread locks a resource of its own. The time ratio is the annotated call's time ÷ the ")
                     .append("programmatic cycle's.\n\n");
             md.append("| database | threads | annotated call/s | programmatic cycle/s | time ratio |\n|---|---:|---:|---:|---:|\n");

@@ -1,16 +1,15 @@
 package io.distlock.benchmarks;
 
-import java.util.Optional;
-
 import javax.sql.DataSource;
 
-import io.distlock.core.Lease;
 import io.distlock.core.LockManager;
-import io.distlock.core.LockResult;
+import io.distlock.core.LockOutcome;
+import io.distlock.core.LockRequest;
 import io.distlock.core.jdbc.JdbcLockRepository;
 
 /**
- * distlock: {@link LockManager#tryAcquire} then {@link Lease#release()}, database time, watchdog unused.
+ * distlock: {@link LockManager#runLocked} with an empty callback and no renewal (acquire, then release), database
+ * time.
  */
 final class DistlockClient implements LockClient {
 
@@ -26,15 +25,12 @@ final class DistlockClient implements LockClient {
 
     @Override
     public boolean cycle(String resource) {
-        Optional<Lease> lease = manager.tryAcquire(resource, TTL);
-        if (lease.isEmpty()) {
-            return false;
+        LockOutcome<Boolean> outcome = manager.runLocked(LockRequest.of(resource, TTL).withoutRenewal(),
+                lease -> Boolean.TRUE);
+        if (outcome.status() == LockOutcome.Status.LOST) {
+            throw new IllegalStateException("distlock lost the lease on '" + resource + "': " + outcome.loss());
         }
-        LockResult released = lease.get().release();
-        if (released != LockResult.APPLIED) {
-            throw new IllegalStateException("distlock release of '" + resource + "' answered " + released);
-        }
-        return true;
+        return outcome.ran();
     }
 
     @Override

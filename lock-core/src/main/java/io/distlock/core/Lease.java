@@ -7,14 +7,13 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.ReentrantLock;
 
 import org.jspecify.annotations.Nullable;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * A held lock: its fencing token, its expiry, and the means to renew, keep alive and release it. Closing the lease
- * releases it, so try-with-resources bounds the critical section.
+ * releases it, honouring the minimum hold it was taken with, so try-with-resources bounds the critical section.
  *
  * <p>A lease counts as lost once it is known to be gone (a renewal or release found another owner or no live row,
  * or the watchdog could not renew it in time) and also once its TTL has run out on this machine's monotonic clock,
@@ -23,13 +22,11 @@ import org.slf4j.LoggerFactory;
  */
 public final class Lease implements AutoCloseable {
 
-    private static final Logger logger = LoggerFactory.getLogger(Lease.class);
+    private final LeaseHost host;
 
-    private final LockManager manager;
+    private final String label;
 
-    private final Duration ttl;
-
-    private final String name;
+    private final Duration minHold;
 
     private final long acquiredAtNanos;
 
@@ -39,22 +36,30 @@ public final class Lease implements AutoCloseable {
 
     private final AtomicBoolean released = new AtomicBoolean();
 
+    private final Renewal renewal = new Renewal();
+
+    /**
+     * Orders the statements of this lease: a manual renewal, a watchdog renewal and the release run one at a time, so
+     * that what the holder believes is what the database did last.
+     */
+    private final ReentrantLock operations = new ReentrantLock();
+
     private volatile LockRecord record;
+
+    /** The TTL last sent to the database: the original one, or a manual renewal's. */
+    private volatile Duration ttl;
 
     private volatile long renewedAtNanos;
 
-    /** The TTL last sent to the database: the original one, or a manual renewal's. */
-    private volatile long leaseNanos;
-
     private volatile @Nullable String lostReason;
 
-    Lease(LockManager manager, LockRecord record, Duration ttl, long sentAtNanos, String name) {
-        this.manager = manager;
+    Lease(LeaseHost host, LockRecord record, Duration ttl, Duration minHold, long sentAtNanos, String label) {
+        this.host = host;
         this.record = record;
         this.ttl = ttl;
-        this.name = name;
+        this.minHold = minHold;
+        this.label = label;
         this.renewedAtNanos = sentAtNanos;
-        this.leaseNanos = ttl.toNanos();
         this.acquiredAtNanos = sentAtNanos;
     }
 
@@ -88,24 +93,19 @@ public final class Lease implements AutoCloseable {
         return record.expiresAt();
     }
 
-    /** @return the label observers record this lock under: a resource template, a caller's name or {@code programmatic} */
-    public String name() {
-        return name;
-    }
-
-    /** @return the lease length this lease was taken with, and is renewed with */
+    /** @return the lease length of the last acquire or renewal: what the watchdog renews with */
     public Duration ttl() {
         return ttl;
     }
 
-    /** @return the lock's state as of the last acquire or renewal */
-    public LockRecord record() {
-        return record;
+    /** @return how long after acquisition the lock stays held at least, even when released sooner */
+    public Duration minHold() {
+        return minHold;
     }
 
-    /** @return the resource and owner this lease addresses */
-    public LeaseKey key() {
-        return record.key();
+    /** @return the label observers and metrics record this lock under: a resource template, or a caller's name */
+    public String metricsLabel() {
+        return label;
     }
 
     /**
@@ -152,43 +152,60 @@ public final class Lease implements AutoCloseable {
     }
 
     /**
-     * Extends the lease now to {@code ttl} from now (database time).
+     * Extends the lease now to {@code newTtl} from now (database time); the watchdog renews with it from then on.
      *
      * @param newTtl the new lease length
-     * @return the outcome; when refused, the lease is marked lost
+     * @return {@link LockResult#APPLIED}, or why not; when refused, the lease is marked lost
+     * @throws IllegalStateException when the lease was already released
      */
-    public RenewResult renew(Duration newTtl) {
-        if (released.get()) {
-            throw new IllegalStateException("Cannot renew the released lease on '" + resource() + "'");
-        }
-        long sentAt = System.nanoTime();
+    public LockResult renew(Duration newTtl) {
         RenewResult result;
+        operations.lock();
         try {
-            result = manager.repository().renew(resource(), owner(), newTtl);
+            if (released.get()) {
+                throw new IllegalStateException("Cannot renew the released lease on '" + resource() + "'");
+            }
+            long sentAt = System.nanoTime();
+            try {
+                result = host.repository().renew(resource(), owner(), newTtl);
+            }
+            catch (RuntimeException ex) {
+                host.renewalFailed(this, ex);
+                throw ex;
+            }
+            LockRecord renewed = result.record();
+            if (renewed != null) {
+                renewal.renewed(renewed, sentAt, newTtl);
+            }
         }
-        catch (RuntimeException ex) {
-            renewalFailed(ex);
-            throw ex;
+        finally {
+            operations.unlock();
         }
-        if (result.record() != null) {
-            renewed(result.record(), sentAt, newTtl);
+        if (!result.status().isApplied()) {
+            markLost("renewal found the lease " + describe(result.status()));
         }
-        else {
-            markLost("renewal found the lease " + (result.status() == LockResult.FORBIDDEN
-                    ? "held by another owner" : "expired"));
-        }
-        return result;
+        return result.status();
     }
 
     /**
-     * Hands the lease to the manager's watchdog, which renews it at a fraction of its TTL until it is released,
-     * lost, or {@code maxHold} has passed.
+     * Hands the lease to the watchdog, which renews it at a fraction of its TTL until it is released, lost, or
+     * {@code maxHold} has passed. Leases of {@link LockManager#acquire(LockRequest)} and
+     * {@link LockManager#runLocked} are kept alive already, as their request says.
      *
-     * @param maxHold how long the watchdog keeps renewing at most
+     * @param maxHold how long the watchdog keeps renewing at most, counted from now
      * @return this lease
+     * @throws IllegalStateException when the lease was already released
      */
     public Lease keepAlive(Duration maxHold) {
-        manager.watchdog().watch(this, maxHold);
+        LockArguments.requireDuration("maxHold", maxHold, LockArguments.MIN_TTL, LockRequest.MAX_DURATION);
+        if (released.get()) {
+            throw new IllegalStateException("Cannot keep a released lease alive: " + this);
+        }
+        host.keepAlive(renewal, maxHold);
+        if (released.get()) {
+            // Released while this call ran: the release may have missed the new watch, so end it here.
+            host.stopKeepingAlive(renewal);
+        }
         return this;
     }
 
@@ -204,35 +221,34 @@ public final class Lease implements AutoCloseable {
     }
 
     /**
-     * Releases the lock at once. The watchdog stops renewing it first.
+     * Releases the lock, keeping it held until {@link #minHold()} after acquisition if that is still ahead. The
+     * watchdog stops renewing it first. A lease already known lost (found gone, or run out) is released at once,
+     * without a statement: there is nothing of this holder's left to give back.
      *
-     * @return the outcome; {@link LockResult#NOT_FOUND} when called again
+     * @return {@link LockResult#APPLIED}, or why not; {@link LockResult#NOT_FOUND} when called again or when the lease
+     *     was already lost
      */
     public LockResult release() {
-        return release(Duration.ZERO);
-    }
-
-    /**
-     * Releases the lock, keeping it held until {@code minHold} after it was acquired if that is still ahead.
-     *
-     * @param minHold minimum time between acquisition and the lock becoming free
-     * @return the outcome; {@link LockResult#NOT_FOUND} when called again
-     */
-    public LockResult release(Duration minHold) {
         if (!released.compareAndSet(false, true)) {
             return LockResult.NOT_FOUND;
         }
-        manager.watchdog().unwatch(this);
+        host.stopKeepingAlive(renewal);
+        if (lost.get() || System.nanoTime() - localDeadlineNanos() >= 0) {
+            host.released(this, Duration.ofNanos(System.nanoTime() - acquiredAtNanos));
+            markLost("its TTL of " + ttl + " ran out without a renewal");
+            return LockResult.NOT_FOUND;
+        }
         LockResult result;
+        operations.lock();
         try {
-            result = manager.repository().release(resource(), owner(), minHold);
+            result = host.repository().release(resource(), owner(), minHold);
         }
         finally {
-            manager.leaseReleased(this, Duration.ofNanos(System.nanoTime() - acquiredAtNanos));
+            operations.unlock();
+            host.released(this, Duration.ofNanos(System.nanoTime() - acquiredAtNanos));
         }
         if (result != LockResult.APPLIED) {
-            markLost("release found the lease " + (result == LockResult.FORBIDDEN
-                    ? "held by another owner" : "expired"));
+            markLost("release found the lease " + describe(result));
         }
         return result;
     }
@@ -247,45 +263,90 @@ public final class Lease implements AutoCloseable {
         }
     }
 
-    void renewed(LockRecord renewedRecord, long sentAtNanos, Duration sentTtl) {
-        this.record = renewedRecord;
-        this.renewedAtNanos = sentAtNanos;
-        this.leaseNanos = sentTtl.toNanos();
-        manager.leaseRenewed(this);
+    LeaseHost host() {
+        return host;
     }
 
-    void renewalFailed(RuntimeException error) {
-        manager.leaseRenewalFailed(this, error);
+    private long localDeadlineNanos() {
+        return renewedAtNanos + ttl.toNanos();
     }
 
-    long renewedAtNanos() {
-        return renewedAtNanos;
-    }
-
-    long localDeadlineNanos() {
-        return renewedAtNanos + leaseNanos;
-    }
-
-    void markLost(String reason) {
-        if (!lost.compareAndSet(false, true)) {
-            return;
+    private void markLost(String reason) {
+        if (lost.compareAndSet(false, true)) {
+            lostReason = reason;
+            host.lost(this, reason, lostListeners);
         }
-        lostReason = reason;
-        logger.warn("Lost the lock on '{}' (owner {}, token {}): {}", resource(), owner(), token(), reason);
-        for (LeaseLostListener listener : lostListeners) {
-            try {
-                listener.leaseLost(this, reason);
-            }
-            catch (RuntimeException ex) {
-                logger.warn("Lease-lost listener {} failed", listener, ex);
-            }
-        }
-        manager.leaseLost(this, reason);
+    }
+
+    private static String describe(LockResult refusal) {
+        return refusal == LockResult.FORBIDDEN ? "held by another owner" : "expired";
     }
 
     @Override
     public String toString() {
-        return "Lease[resource=" + resource() + ", owner=" + owner() + ", token=" + token() + ", expiresAt="
+        return "Lease[resource=" + resource() + ", owner=" + OwnerFingerprint.of(owner()) + ", token=" + token() + ", expiresAt="
                 + expiresAt() + (lost.get() ? ", lost" : "") + (released.get() ? ", released" : "") + "]";
+    }
+
+    /** What the watchdog sees of this lease. */
+    private final class Renewal implements Renewable {
+
+        @Override
+        public LeaseKey key() {
+            return record.key();
+        }
+
+        @Override
+        public Duration ttl() {
+            return ttl;
+        }
+
+        @Override
+        public long renewedAtNanos() {
+            return renewedAtNanos;
+        }
+
+        @Override
+        public long localDeadlineNanos() {
+            return Lease.this.localDeadlineNanos();
+        }
+
+        @Override
+        public boolean isReleased() {
+            return released.get();
+        }
+
+        @Override
+        public boolean tryLockForRenewal() {
+            return operations.tryLock();
+        }
+
+        @Override
+        public void unlockAfterRenewal() {
+            operations.unlock();
+        }
+
+        @Override
+        public void renewed(LockRecord renewedRecord, long sentAtNanos, Duration sentTtl) {
+            record = renewedRecord;
+            renewedAtNanos = sentAtNanos;
+            ttl = sentTtl;
+            host.renewed(Lease.this);
+        }
+
+        @Override
+        public void renewalFailed(RuntimeException error) {
+            host.renewalFailed(Lease.this, error);
+        }
+
+        @Override
+        public void lost(String reason) {
+            markLost(reason);
+        }
+
+        @Override
+        public String toString() {
+            return Lease.this.toString();
+        }
     }
 }

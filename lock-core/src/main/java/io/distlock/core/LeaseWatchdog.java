@@ -6,6 +6,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -14,6 +15,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import org.springframework.core.NestedExceptionUtils;
+import org.springframework.dao.PessimisticLockingFailureException;
+import org.springframework.dao.QueryTimeoutException;
 
 
 /**
@@ -21,8 +24,9 @@ import org.springframework.core.NestedExceptionUtils;
  * fraction of its TTL; leases with the same TTL that are due in the same round, or soon after, are renewed together
  * in batched statements, so thousands of leases cost a handful of statements per round. A lease that renewal finds
  * gone is marked lost at once; after a database error, renewal is retried until the lease would have run out, and
- * then it is marked lost. {@link #unwatch} waits for an in-flight renewal of the lease, so a lease is never renewed
- * after its release.
+ * then it is marked lost. A release waits for an in-flight renewal of its lease, so a lease is never renewed after
+ * its release. Leases reach it through {@link LockManager}; share one watchdog between managers with
+ * {@link LockManager.Builder#watchdog}.
  */
 public final class LeaseWatchdog implements AutoCloseable {
 
@@ -38,7 +42,7 @@ public final class LeaseWatchdog implements AutoCloseable {
 
     private final ScheduledThreadPoolExecutor executor;
 
-    private final Map<Lease, Entry> entries = new ConcurrentHashMap<>();
+    private final Map<Renewable, Entry> entries = new ConcurrentHashMap<>();
 
     private final Object scheduleMonitor = new Object();
 
@@ -65,27 +69,17 @@ public final class LeaseWatchdog implements AutoCloseable {
     }
 
     /**
-     * Starts renewing a lease.
+     * Starts renewing a lease; a lease already watched keeps its schedule.
      *
      * @param lease the lease to keep alive
      * @param maxHold how long to keep renewing at most, counted from now
      */
-    public void watch(Lease lease, Duration maxHold) {
-        if (lease.isReleased()) {
-            throw new IllegalStateException("Cannot keep a released lease alive: " + lease);
+    void watch(Renewable lease, Duration maxHold) {
+        Entry entry = new Entry(lease, maxHold, System.nanoTime() + maxHold.toNanos());
+        entry.nextRenewalNanos = lease.renewedAtNanos() + intervalNanos(lease);
+        if (entries.putIfAbsent(lease, entry) == null) {
+            scheduleAt(entry.nextRenewalNanos);
         }
-        long interval = Math.max(1, (long) (lease.ttl().toNanos() * settings.renewRatio()));
-        Entry entry = new Entry(lease, interval, System.nanoTime() + maxHold.toNanos());
-        entry.nextRenewalNanos = lease.renewedAtNanos() + interval;
-        if (entries.putIfAbsent(lease, entry) != null) {
-            return;
-        }
-        if (lease.isReleased()) {
-            // Released while this call ran: rounds skip released leases, and the entry goes now.
-            unwatch(lease);
-            return;
-        }
-        scheduleAt(entry.nextRenewalNanos);
     }
 
     /**
@@ -94,7 +88,7 @@ public final class LeaseWatchdog implements AutoCloseable {
      * @param lease the lease
      * @return whether the lease was being watched
      */
-    public boolean unwatch(Lease lease) {
+    boolean unwatch(Renewable lease) {
         Entry entry = entries.remove(lease);
         if (entry == null) {
             return false;
@@ -171,15 +165,17 @@ public final class LeaseWatchdog implements AutoCloseable {
                 }
                 if (now - entry.stopAtNanos >= 0) {
                     entries.remove(entry.lease);
-                    logger.info("Stopped renewing the lock on '{}' (owner {}): its maximum hold time passed; it "
-                            + "expires by itself", entry.lease.resource(), entry.lease.owner());
+                    logger.info("Stopped renewing the lock on '{}' (owner {}): its maximum hold time of {} passed; it "
+                            + "runs out by itself, and its holder is told then", entry.lease.key().resource(),
+                            OwnerFingerprint.of(entry.lease.key().owner()), entry.maxHold);
+                    tellLossWhenRunOut(entry.lease, entry.maxHold);
                     continue;
                 }
                 long untilDue = entry.nextRenewalNanos - now;
                 if (untilDue <= 0) {
                     due.computeIfAbsent(entry.lease.ttl(), ttl -> new ArrayList<>()).add(entry);
                 }
-                else if (untilDue <= entry.intervalNanos / 2) {
+                else if (untilDue <= intervalNanos(entry.lease) / 2) {
                     soon.computeIfAbsent(entry.lease.ttl(), ttl -> new ArrayList<>()).add(entry);
                 }
             }
@@ -195,7 +191,9 @@ public final class LeaseWatchdog implements AutoCloseable {
         List<Entry> claimed = new ArrayList<>(group.size());
         for (Entry entry : group) {
             synchronized (entry) {
-                if (!entry.cancelled && !entry.inFlight && !entry.lease.isReleased()) {
+                // A lease busy with a manual renewal or its release sits this round out.
+                if (!entry.cancelled && !entry.inFlight && !entry.lease.isReleased()
+                        && entry.lease.tryLockForRenewal()) {
                     entry.inFlight = true;
                     claimed.add(entry);
                 }
@@ -209,35 +207,29 @@ public final class LeaseWatchdog implements AutoCloseable {
             return;
         }
         Map<Entry, String> lost = new HashMap<>();
-        long sentAt = System.nanoTime();
         try {
-            Map<LeaseKey, LockRecord> renewed = repository.renewAll(group.stream().map(e -> e.lease.key()).toList(), ttl);
-            for (Entry entry : group) {
-                LockRecord record = renewed.get(entry.lease.key());
-                if (record != null) {
-                    entry.nextRenewalNanos = sentAt + entry.intervalNanos;
-                    entry.lease.renewed(record, sentAt, ttl);
+            try {
+                renewTogether(ttl, group, lost);
+            }
+            catch (QueryTimeoutException | PessimisticLockingFailureException ex) {
+                if (group.size() == 1) {
+                    throw ex;
                 }
-                else {
-                    lost.put(entry, "renewal found it expired or held by another owner");
+                // One stuck row must not cost the others their leases: renew each on its own this round.
+                logger.warn("Renewing {} lease(s) with TTL {} together timed out ({}); renewing each on its own",
+                        group.size(), ttl, NestedExceptionUtils.getMostSpecificCause(ex).toString());
+                for (Entry entry : group) {
+                    try {
+                        renewTogether(ttl, List.of(entry), lost);
+                    }
+                    catch (RuntimeException single) {
+                        renewalFailed(ttl, List.of(entry), single, lost);
+                    }
                 }
             }
         }
         catch (RuntimeException ex) {
-            String cause = NestedExceptionUtils.getMostSpecificCause(ex).toString();
-            logger.warn("Could not renew {} lease(s) with TTL {}; retrying until they run out: {}", group.size(), ttl,
-                    cause);
-            long now = System.nanoTime();
-            for (Entry entry : group) {
-                entry.lease.renewalFailed(ex);
-                if (now - entry.lease.localDeadlineNanos() >= 0) {
-                    lost.put(entry, "it ran out while renewal kept failing: " + cause);
-                }
-                else {
-                    long retry = Math.min(MAX_RETRY_NANOS, Math.max(MIN_RETRY_NANOS, entry.intervalNanos / 4));
-                    entry.nextRenewalNanos = Math.min(now + retry, entry.lease.localDeadlineNanos());
-                }
-            }
+            renewalFailed(ttl, group, ex, lost);
         }
         finally {
             for (Entry entry : group) {
@@ -246,6 +238,7 @@ public final class LeaseWatchdog implements AutoCloseable {
                 }
                 synchronized (entry) {
                     entry.inFlight = false;
+                    entry.lease.unlockAfterRenewal();
                     entry.notifyAll();
                 }
             }
@@ -253,9 +246,76 @@ public final class LeaseWatchdog implements AutoCloseable {
         // Told only after the round let go of its leases, so a listener may release or unwatch any lease.
         lost.forEach((entry, reason) -> {
             if (!entry.cancelled) {
-                entry.lease.markLost(reason);
+                entry.lease.lost(reason);
             }
         });
+    }
+
+    private void renewTogether(Duration ttl, List<Entry> group, Map<Entry, String> lost) {
+        long sentAt = System.nanoTime();
+        Map<LeaseKey, LockRecord> renewed = repository.renewAll(group.stream().map(e -> e.lease.key()).toList(), ttl);
+        for (Entry entry : group) {
+            LockRecord record = renewed.get(entry.lease.key());
+            if (record != null) {
+                entry.nextRenewalNanos = sentAt + intervalNanos(ttl);
+                entry.lease.renewed(record, sentAt, ttl);
+            }
+            else {
+                lost.put(entry, "renewal found it expired or held by another owner");
+            }
+        }
+    }
+
+    private void renewalFailed(Duration ttl, List<Entry> group, RuntimeException ex, Map<Entry, String> lost) {
+        String cause = NestedExceptionUtils.getMostSpecificCause(ex).toString();
+        logger.warn("Could not renew {} with TTL {}; retrying until {} run out: {}", describe(group), ttl,
+                group.size() == 1 ? "it would have" : "they would have", cause);
+        long now = System.nanoTime();
+        for (Entry entry : group) {
+            entry.lease.renewalFailed(ex);
+            if (now - entry.lease.localDeadlineNanos() >= 0) {
+                lost.put(entry, "it ran out while renewal kept failing: " + cause);
+            }
+            else {
+                long retry = Math.min(MAX_RETRY_NANOS, Math.max(MIN_RETRY_NANOS, intervalNanos(ttl) / 4));
+                entry.nextRenewalNanos = Math.min(now + retry, entry.lease.localDeadlineNanos());
+            }
+        }
+    }
+
+    /** Names the resources of a group for a log line: all of a few, the first ones of many. */
+    private static String describe(List<Entry> group) {
+        int shown = Math.min(group.size(), 5);
+        StringBuilder names = new StringBuilder(group.size() == 1 ? "the lease on " : group.size() + " leases (");
+        for (int i = 0; i < shown; i++) {
+            names.append(i == 0 ? "" : ", ").append('\'').append(group.get(i).lease.key().resource()).append('\'');
+        }
+        if (group.size() > shown) {
+            names.append(", …");
+        }
+        return group.size() == 1 ? names.toString() : names.append(')').toString();
+    }
+
+    /**
+     * Marks a lease lost once it runs out after the watchdog stopped renewing it at its maximum hold time, unless it
+     * was released or renewed by hand meanwhile.
+     */
+    private void tellLossWhenRunOut(Renewable lease, Duration maxHold) {
+        long delay = lease.localDeadlineNanos() - System.nanoTime();
+        if (lease.isReleased()) {
+            return;
+        }
+        if (delay > 0) {
+            try {
+                executor.schedule(() -> tellLossWhenRunOut(lease, maxHold), delay, TimeUnit.NANOSECONDS);
+            }
+            catch (RejectedExecutionException ex) {
+                // The watchdog was closed: the lease counts as lost locally once its TTL passes.
+            }
+            return;
+        }
+        lease.lost("its maximum hold time of " + maxHold + " passed, so the watchdog stopped renewing it, and it ran "
+                + "out");
     }
 
     private void scheduleNext() {
@@ -276,12 +336,20 @@ public final class LeaseWatchdog implements AutoCloseable {
         }
     }
 
+    private long intervalNanos(Renewable lease) {
+        return intervalNanos(lease.ttl());
+    }
+
+    private long intervalNanos(Duration ttl) {
+        return Math.max(1, (long) (ttl.toNanos() * settings.renewRatio()));
+    }
+
     /** A watched lease and when it is renewed next. */
     private static final class Entry {
 
-        final Lease lease;
+        final Renewable lease;
 
-        final long intervalNanos;
+        final Duration maxHold;
 
         final long stopAtNanos;
 
@@ -291,9 +359,9 @@ public final class LeaseWatchdog implements AutoCloseable {
 
         volatile boolean cancelled;
 
-        Entry(Lease lease, long intervalNanos, long stopAtNanos) {
+        Entry(Renewable lease, Duration maxHold, long stopAtNanos) {
             this.lease = lease;
-            this.intervalNanos = intervalNanos;
+            this.maxHold = maxHold;
             this.stopAtNanos = stopAtNanos;
         }
     }

@@ -21,7 +21,7 @@ public class LockLostException extends RuntimeException {
      * @param detail why the lease is known to be lost
      */
     public LockLostException(String resource, String owner, String detail) {
-        super("Lost the lock on '" + resource + "' (owner " + owner + "): " + detail);
+        super("Lost the lock on '" + resource + "' (owner " + OwnerFingerprint.of(owner) + "): " + detail);
         this.resource = resource;
         this.owner = owner;
     }
@@ -36,7 +36,7 @@ public class LockLostException extends RuntimeException {
     }
 
     /**
-     * The owner token that held it.
+     * The owner token that held it, in full (the message shows only its {@link OwnerFingerprint}).
      *
      * @return the owner
      */

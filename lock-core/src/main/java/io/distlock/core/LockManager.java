@@ -11,23 +11,27 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Consumer;
 
+import javax.sql.DataSource;
+
+import io.distlock.core.jdbc.JdbcLockRepository;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The programmatic API: takes locks as {@link Lease}s, each with an owner token of its own.
+ * Takes locks as {@link Lease}s, each with an owner token of its own, and runs work under them.
  *
  * <pre>{@code
- * try (Lease lease = locks.tryAcquire("report:2026-05", Duration.ofMinutes(5)).orElseThrow()) {
- *     lease.keepAlive(Duration.ofHours(1));
- *     writeReport(lease.token());
- * }
+ * LockManager locks = LockManager.builder(dataSource).build();
+ *
+ * LockOutcome<Report> outcome = locks.runLocked(LockRequest.of("report:2026-05", Duration.ofMinutes(5)),
+ *         lease -> reports.generate(lease.token()));
  * }</pre>
  *
- * Never returns a lease the caller does not hold: when the database does not answer, the call throws.
+ * {@link #runLocked} is the whole policy in one call: acquire (or join the lease of an enclosing call on the same
+ * resource and thread), keep the lease alive, run the work, release honouring the minimum hold, and report how it
+ * ended. Never hands out a lease the caller does not hold: when the database does not answer, the call throws.
  */
 public final class LockManager implements AutoCloseable {
 
@@ -37,9 +41,6 @@ public final class LockManager implements AutoCloseable {
 
     private static final long MAX_BACKOFF_NANOS = TimeUnit.SECONDS.toNanos(1);
 
-    /** The metrics label of locks taken without a name of their own. */
-    public static final String PROGRAMMATIC = "programmatic";
-
     private final LockRepository repository;
 
     private final OwnerGenerator ownerGenerator;
@@ -48,9 +49,11 @@ public final class LockManager implements AutoCloseable {
 
     private final boolean ownsWatchdog;
 
-    private final List<LeaseLostListener> lostListeners;
+    private final boolean interruptOnLoss;
 
-    private final List<LockObserver> observers;
+    private final LockEvents events;
+
+    private final Host host = new Host();
 
     private final Set<Lease> activeLeases = ConcurrentHashMap.newKeySet();
 
@@ -61,14 +64,14 @@ public final class LockManager implements AutoCloseable {
         this.ownerGenerator = builder.ownerGenerator;
         this.ownsWatchdog = builder.watchdog == null;
         this.watchdog = ownsWatchdog ? new LeaseWatchdog(repository, builder.watchdogSettings) : builder.watchdog;
-        this.lostListeners = List.copyOf(builder.lostListeners);
-        this.observers = List.copyOf(builder.observers);
+        this.interruptOnLoss = builder.interruptOnLoss;
+        this.events = new LockEvents(builder.lostListeners, builder.observers);
     }
 
     /**
      * Starts building a manager on a repository.
      *
-     * @param repository the lock table's operations
+     * @param repository the lock store's operations
      * @return the builder
      */
     public static Builder builder(LockRepository repository) {
@@ -76,7 +79,116 @@ public final class LockManager implements AutoCloseable {
     }
 
     /**
-     * Takes the lock if it is free or expired; never waits.
+     * Starts building a manager on the lock table of a data source, with the dialect detected and the default table
+     * name: the common case.
+     *
+     * @param dataSource where the lock table lives
+     * @return the builder
+     */
+    public static Builder builder(DataSource dataSource) {
+        return new Builder(JdbcLockRepository.builder(dataSource).build());
+    }
+
+    /**
+     * Runs work while holding the lock a request names: acquires it (waiting as the request says) or joins the
+     * lease an enclosing {@code runLocked} call on this thread holds on the same resource; keeps the lease alive
+     * unless the request says not to; binds it to the thread for {@link CurrentLease}; runs the work; releases the
+     * lock honouring the request's minimum hold (a joined lease is left to the enclosing call). When the work throws,
+     * the lock is released first and the exception rethrown, with a {@link LockLostException} added as suppressed if
+     * the lease was lost meanwhile.
+     *
+     * @param request what to lock and how
+     * @param work the work to run under the lock
+     * @param <T> what the work returns
+     * @param <E> what the work may throw
+     * @return {@link LockOutcome.Status#RAN} with the work's value, {@link LockOutcome.Status#NOT_ACQUIRED} when
+     *     another owner held the lock (or the wait was interrupted: the thread's interrupt flag is then set again),
+     *     or {@link LockOutcome.Status#LOST} with the value and the loss
+     * @throws E what the work threw
+     * @throws org.springframework.dao.DataAccessException when the database does not answer the acquire: the work
+     *     does not run
+     */
+    public <T, E extends Throwable> LockOutcome<T> runLocked(LockRequest request, LockedWork<T, E> work) throws E {
+        Objects.requireNonNull(work, "work");
+        Lease enclosing = LeaseScope.enclosing(host, request.resource());
+        if (enclosing != null) {
+            return LockOutcome.ran(LeaseScope.callWith(enclosing, work), null);
+        }
+        Optional<Lease> acquired;
+        try {
+            acquired = acquire(request);
+        }
+        catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            return LockOutcome.notAcquired();
+        }
+        if (acquired.isEmpty()) {
+            return LockOutcome.notAcquired();
+        }
+        Lease lease = acquired.get();
+        LossInterrupter interrupter = interruptOnLoss ? new LossInterrupter() : null;
+        if (interrupter != null) {
+            lease.onLost(interrupter);
+        }
+        T value;
+        try {
+            value = LeaseScope.callWith(lease, work);
+        }
+        catch (Throwable ex) {
+            LockLostException loss = finish(lease, interrupter);
+            if (loss != null) {
+                ex.addSuppressed(loss);
+            }
+            throw ex;
+        }
+        return LockOutcome.ran(value, finish(lease, interrupter));
+    }
+
+    /** Ends guarded work: stops interrupting, releases the lease, and says whether it was lost. */
+    private static @Nullable LockLostException finish(Lease lease, @Nullable LossInterrupter interrupter) {
+        if (interrupter != null) {
+            interrupter.workEnded();
+        }
+        try {
+            lease.release();
+        }
+        catch (RuntimeException ex) {
+            logger.warn("Could not release the lock on '{}' (owner {}); it expires by itself at {}", lease.resource(),
+                    OwnerFingerprint.of(lease.owner()), lease.expiresAt(), ex);
+        }
+        if (!lease.isLost()) {
+            return null;
+        }
+        try {
+            lease.checkHeld();
+            return null;
+        }
+        catch (LockLostException ex) {
+            return ex;
+        }
+    }
+
+    /**
+     * Takes the lock a request names, waiting for it as the request says, and has the watchdog keep the lease alive
+     * unless the request says not to. Release it with {@link Lease#release()} or {@link Lease#close()}, which honour
+     * the request's minimum hold.
+     *
+     * @param request what to lock and how
+     * @return the lease, or empty when another owner held the lock (for the whole wait)
+     * @throws InterruptedException when the thread is interrupted while waiting
+     * @throws org.springframework.dao.DataAccessException when the database does not answer
+     */
+    public Optional<Lease> acquire(LockRequest request) throws InterruptedException {
+        Optional<Lease> lease = request.maxWait().isZero() ? attemptObserved(request) : poll(request);
+        if (lease.isPresent() && request.renew()) {
+            lease.get().keepAlive(request.maxHold());
+        }
+        return lease;
+    }
+
+    /**
+     * Takes the lock if it is free or expired; never waits. The lease is not kept alive: call
+     * {@link Lease#keepAlive}, or use {@link #acquire(LockRequest)} or {@link #runLocked}.
      *
      * @param resource the resource to lock
      * @param ttl how long the lease lasts unless renewed
@@ -85,27 +197,12 @@ public final class LockManager implements AutoCloseable {
      * @throws org.springframework.dao.DataAccessException when the database does not answer
      */
     public Optional<Lease> tryAcquire(String resource, Duration ttl) {
-        return tryAcquire(resource, ttl, PROGRAMMATIC);
+        return attemptObserved(LockRequest.of(resource, ttl).withoutRenewal());
     }
 
     /**
-     * Takes the lock if it is free or expired; never waits.
-     *
-     * @param resource the resource to lock
-     * @param ttl how long the lease lasts unless renewed
-     * @param name the label under which {@link LockObserver}s record this lock, such as a resource template; keep
-     *     the number of distinct names small
-     * @return the lease, or empty when another owner holds the lock
-     * @throws IllegalArgumentException for a bad resource or TTL
-     * @throws org.springframework.dao.DataAccessException when the database does not answer
-     */
-    public Optional<Lease> tryAcquire(String resource, Duration ttl, String name) {
-        long start = System.nanoTime();
-        return observed(name, resource, start, attempt(resource, ttl, name, start));
-    }
-
-    /**
-     * Takes the lock, polling with exponential backoff and jitter while another owner holds it.
+     * Takes the lock, polling with exponential backoff and jitter while another owner holds it. The lease is not kept
+     * alive: call {@link Lease#keepAlive}, or use {@link #acquire(LockRequest)} or {@link #runLocked}.
      *
      * @param resource the resource to lock
      * @param ttl how long the lease lasts unless renewed
@@ -114,33 +211,26 @@ public final class LockManager implements AutoCloseable {
      * @throws InterruptedException when the thread is interrupted while waiting
      */
     public Optional<Lease> acquire(String resource, Duration ttl, Duration maxWait) throws InterruptedException {
-        return acquire(resource, ttl, maxWait, PROGRAMMATIC);
+        return poll(LockRequest.of(resource, ttl).withMaxWait(maxWait).withoutRenewal());
     }
 
-    /**
-     * Takes the lock, polling with exponential backoff and jitter while another owner holds it.
-     *
-     * @param resource the resource to lock
-     * @param ttl how long the lease lasts unless renewed
-     * @param maxWait how long to keep trying
-     * @param name the label under which {@link LockObserver}s record this lock
-     * @return the lease, or empty when the lock stayed held for {@code maxWait}
-     * @throws InterruptedException when the thread is interrupted while waiting
-     */
-    public Optional<Lease> acquire(String resource, Duration ttl, Duration maxWait, String name)
-            throws InterruptedException {
-        LockArguments.requireDuration("maxWait", maxWait, Duration.ZERO, Duration.ofDays(1));
+    private Optional<Lease> attemptObserved(LockRequest request) {
         long start = System.nanoTime();
-        long deadline = start + maxWait.toNanos();
+        return observed(request, start, attempt(request, start));
+    }
+
+    private Optional<Lease> poll(LockRequest request) throws InterruptedException {
+        long start = System.nanoTime();
+        long deadline = start + request.maxWait().toNanos();
         long backoff = MIN_BACKOFF_NANOS;
         while (true) {
             if (Thread.interrupted()) {
-                throw new InterruptedException("Interrupted while waiting for the lock on '" + resource + "'");
+                throw new InterruptedException("Interrupted while waiting for the lock on '" + request.resource() + "'");
             }
-            Optional<Lease> lease = attempt(resource, ttl, name, start);
+            Optional<Lease> lease = attempt(request, start);
             long remaining = deadline - System.nanoTime();
             if (lease.isPresent() || remaining <= 0) {
-                return observed(name, resource, start, lease);
+                return observed(request, start, lease);
             }
             long jittered = backoff / 2 + ThreadLocalRandom.current().nextLong(backoff / 2 + 1);
             TimeUnit.NANOSECONDS.sleep(Math.min(jittered, remaining));
@@ -148,27 +238,27 @@ public final class LockManager implements AutoCloseable {
         }
     }
 
-    private Optional<Lease> attempt(String resource, Duration ttl, String name, long start) {
+    private Optional<Lease> attempt(LockRequest request, long start) {
         String owner = ownerGenerator.nextOwner();
         long sentAt = System.nanoTime();
         try {
-            return repository.acquire(resource, owner, ttl).map(record -> new Lease(this, record, ttl, sentAt, name));
+            return repository.acquire(request.resource(), owner, request.ttl()).map(record -> new Lease(host, record,
+                    request.ttl(), request.minHold(), sentAt, request.label()));
         }
         catch (RuntimeException ex) {
-            Duration elapsed = Duration.ofNanos(System.nanoTime() - start);
-            notifyObservers(observer -> observer.acquireFailed(name, resource, elapsed, ex));
+            events.acquireFailed(request.label(), request.resource(), Duration.ofNanos(System.nanoTime() - start), ex);
             throw ex;
         }
     }
 
-    private Optional<Lease> observed(String name, String resource, long start, Optional<Lease> lease) {
+    private Optional<Lease> observed(LockRequest request, long start, Optional<Lease> lease) {
         Duration elapsed = Duration.ofNanos(System.nanoTime() - start);
         if (lease.isPresent()) {
             activeLeases.add(lease.get());
-            notifyObservers(observer -> observer.acquired(name, lease.get(), elapsed));
+            events.acquired(request.label(), lease.get(), elapsed);
         }
         else {
-            notifyObservers(observer -> observer.held(name, resource, elapsed));
+            events.held(request.label(), request.resource(), elapsed);
         }
         return lease;
     }
@@ -203,7 +293,7 @@ public final class LockManager implements AutoCloseable {
     }
 
     /**
-     * The watchdog that {@link Lease#keepAlive} hands leases to.
+     * The watchdog that keeps this manager's leases alive, for inspection ({@link LeaseWatchdog#watchedCount()}).
      *
      * @return the watchdog
      */
@@ -221,41 +311,45 @@ public final class LockManager implements AutoCloseable {
         }
     }
 
-    void leaseLost(Lease lease, String reason) {
-        activeLeases.remove(lease);
-        lostLeases.incrementAndGet();
-        for (LeaseLostListener listener : lostListeners) {
-            try {
-                listener.leaseLost(lease, reason);
-            }
-            catch (RuntimeException ex) {
-                logger.warn("Lease-lost listener {} failed", listener, ex);
-            }
+    /** What this manager's leases see of it. */
+    private final class Host implements LeaseHost {
+
+        @Override
+        public LockRepository repository() {
+            return repository;
         }
-        notifyObservers(observer -> observer.lost(lease, reason));
-    }
 
-    void leaseReleased(Lease lease, Duration held) {
-        activeLeases.remove(lease);
-        notifyObservers(observer -> observer.released(lease, held));
-    }
+        @Override
+        public void keepAlive(Renewable renewable, Duration maxHold) {
+            watchdog.watch(renewable, maxHold);
+        }
 
-    void leaseRenewed(Lease lease) {
-        notifyObservers(observer -> observer.renewed(lease));
-    }
+        @Override
+        public void stopKeepingAlive(Renewable renewable) {
+            watchdog.unwatch(renewable);
+        }
 
-    void leaseRenewalFailed(Lease lease, RuntimeException error) {
-        notifyObservers(observer -> observer.renewalFailed(lease, error));
-    }
+        @Override
+        public void renewed(Lease lease) {
+            events.renewed(lease);
+        }
 
-    private void notifyObservers(Consumer<LockObserver> event) {
-        for (LockObserver observer : observers) {
-            try {
-                event.accept(observer);
-            }
-            catch (RuntimeException ex) {
-                logger.warn("Lock observer {} failed", observer, ex);
-            }
+        @Override
+        public void renewalFailed(Lease lease, RuntimeException error) {
+            events.renewalFailed(lease, error);
+        }
+
+        @Override
+        public void lost(Lease lease, String reason, List<LeaseLostListener> leaseListeners) {
+            activeLeases.remove(lease);
+            lostLeases.incrementAndGet();
+            events.lost(lease, reason, leaseListeners);
+        }
+
+        @Override
+        public void released(Lease lease, Duration held) {
+            activeLeases.remove(lease);
+            events.released(lease, held);
         }
     }
 
@@ -277,6 +371,8 @@ public final class LockManager implements AutoCloseable {
         private final List<LockObserver> observers = new ArrayList<>();
 
         private boolean verifySchema = true;
+
+        private boolean interruptOnLoss;
 
         private Builder(LockRepository repository) {
             this.repository = Objects.requireNonNull(repository, "repository");
@@ -334,6 +430,18 @@ public final class LockManager implements AutoCloseable {
          */
         public Builder observer(LockObserver observer) {
             this.observers.add(Objects.requireNonNull(observer, "observer"));
+            return this;
+        }
+
+        /**
+         * Sets whether {@link #runLocked} interrupts the thread running the work when its lease is found lost;
+         * default {@code false}. The interrupt it caused is cleared when the work ends.
+         *
+         * @param interruptOnLoss whether to interrupt
+         * @return this builder
+         */
+        public Builder interruptOnLoss(boolean interruptOnLoss) {
+            this.interruptOnLoss = interruptOnLoss;
             return this;
         }
 

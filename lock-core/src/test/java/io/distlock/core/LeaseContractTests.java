@@ -107,9 +107,67 @@ abstract class LeaseContractTests {
         assertThat(lease.isLost()).isTrue();
         assertThatThrownBy(lease::checkHeld).isInstanceOf(LockLostException.class).hasMessageContaining(resource);
         assertThat(thief.token()).isGreaterThan(lease.token());
-        assertThat(lease.release()).isEqualTo(LockResult.FORBIDDEN);
+        assertThat(lease.release()).as("known lost: released at once, without a statement")
+                .isEqualTo(LockResult.NOT_FOUND);
         assertThat(repository.find(resource).orElseThrow().owner()).isEqualTo(thief.owner());
         thief.release();
+    }
+
+    @Test
+    void aLeaseThatRunsOutAfterItsMaximumHoldIsToldLostOnceAndCounted() throws Exception {
+        String resource = resource();
+        try (LockManager manager = LockManager.builder(repository).build()) {
+            CountDownLatch lost = new CountDownLatch(1);
+            AtomicInteger told = new AtomicInteger();
+            AtomicReference<String> reason = new AtomicReference<>();
+            Lease lease = manager.tryAcquire(resource, Duration.ofMillis(600)).orElseThrow().onLost((l, why) -> {
+                told.incrementAndGet();
+                reason.set(why);
+                lost.countDown();
+            }).keepAlive(Duration.ofMillis(900));
+            assertThat(lost.await(10, TimeUnit.SECONDS)).as("told when the lease ran out after maxHold").isTrue();
+            assertThat(reason.get()).contains("maximum hold time of PT0.9S");
+            assertThat(lease.lostReason()).contains(reason.get());
+            assertThat(manager.lostLeaseCount()).isEqualTo(1);
+            assertThat(manager.tryAcquire(resource, Duration.ofMinutes(1))).as("another owner takes it").isPresent();
+            await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(1)).until(() -> told.get() == 1);
+        }
+    }
+
+    @Test
+    void aManualRenewalRacingTheReleaseNeverRevivesTheReleasedLock() throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try {
+            for (int round = 0; round < 20; round++) {
+                String resource = resource();
+                Lease lease = locks.acquire(LockRequest.of(resource, Duration.ofMinutes(1))
+                        .withMinHold(Duration.ofMillis(200)).withoutRenewal()).orElseThrow();
+                java.util.concurrent.CyclicBarrier start = new java.util.concurrent.CyclicBarrier(2);
+                Future<?> renewing = pool.submit(() -> {
+                    start.await();
+                    try {
+                        lease.renew(Duration.ofMinutes(1));
+                    }
+                    catch (IllegalStateException released) {
+                        // the release came first
+                    }
+                    return null;
+                });
+                Future<?> releasing = pool.submit(() -> {
+                    start.await();
+                    return lease.release();
+                });
+                renewing.get(30, TimeUnit.SECONDS);
+                releasing.get(30, TimeUnit.SECONDS);
+                Instant keptUntil = lease.acquiredAt().plusMillis(200);
+                assertThat(repository.find(resource).map(LockRecord::expiresAt).orElse(keptUntil))
+                        .as("round %d: the released lock is held no longer than its minimum hold", round)
+                        .isBeforeOrEqualTo(keptUntil);
+            }
+        }
+        finally {
+            pool.shutdownNow();
+        }
     }
 
     @Test
@@ -139,11 +197,11 @@ abstract class LeaseContractTests {
             System.out.printf("WATCHDOG db=%s leases=10000 statements_per_round=%d%n", database().id(),
                     counting.statements());
             assertThat(counting.statements()).as("statements for one round renewing 10,000 leases").isBetween(1, 20);
-            leases.forEach(watchdog::unwatch);
         }
         finally {
             pool.shutdownNow();
-            repository.renewAll(leases.stream().map(Lease::key).toList(), Duration.ofMillis(1));
+            repository.renewAll(leases.stream().map(l -> new LeaseKey(l.resource(), l.owner())).toList(),
+                    Duration.ofMillis(1));
         }
     }
 

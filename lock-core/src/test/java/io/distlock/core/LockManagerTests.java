@@ -256,7 +256,7 @@ class LockManagerTests {
     }
 
     @Test
-    void observersSeeEveryAcquireRenewalLossAndReleaseAndTheManagerCountsThem() {
+    void observersSeeEveryAcquireRenewalLossAndReleaseAndTheManagerCountsThem() throws InterruptedException {
         List<String> events = new CopyOnWriteArrayList<>();
         LockObserver recorder = new LockObserver() {
             @Override
@@ -271,22 +271,23 @@ class LockManagerTests {
 
             @Override
             public void renewed(Lease lease) {
-                events.add("renewed " + lease.name());
+                events.add("renewed " + lease.metricsLabel());
             }
 
             @Override
             public void lost(Lease lease, String reason) {
-                events.add("lost " + lease.name());
+                events.add("lost " + lease.metricsLabel());
             }
 
             @Override
             public void released(Lease lease, Duration held) {
-                events.add("released " + lease.name());
+                events.add("released " + lease.metricsLabel());
             }
         };
         try (LockManager manager = LockManager.builder(repository(counting)).observer(recorder).build()) {
             String resource = resource();
-            Lease lease = manager.tryAcquire(resource, Duration.ofMinutes(1), "report:#{#month}").orElseThrow();
+            Lease lease = manager.acquire(LockRequest.of(resource, Duration.ofMinutes(1)).withoutRenewal()
+                    .withLabel("report:#{#month}")).orElseThrow();
             assertThat(manager.tryAcquire(resource, Duration.ofMinutes(1))).isEmpty();
             assertThat(manager.activeLeases()).containsExactly(lease);
             lease.renew(Duration.ofMinutes(2));
@@ -303,11 +304,11 @@ class LockManagerTests {
     }
 
     @Test
-    void keepAliveTwiceThenReleaseNeverRenewsTheReleasedLease() {
+    void keepAliveTwiceThenReleaseNeverRenewsTheReleasedLease() throws InterruptedException {
         String resource = resource();
-        Lease lease = locks.tryAcquire(resource, Duration.ofMillis(300)).orElseThrow()
-                .keepAlive(Duration.ofMinutes(1)).keepAlive(Duration.ofMinutes(1));
-        assertThat(lease.release(Duration.ofMillis(450))).isEqualTo(LockResult.APPLIED);
+        Lease lease = locks.acquire(LockRequest.of(resource, Duration.ofMillis(300)).withMinHold(Duration.ofMillis(450))
+                .withoutRenewal()).orElseThrow().keepAlive(Duration.ofMinutes(1)).keepAlive(Duration.ofMinutes(1));
+        assertThat(lease.release()).isEqualTo(LockResult.APPLIED);
         var keptUntil = lease.acquiredAt().plusMillis(450);
         await().during(Duration.ofMillis(800)).atMost(Duration.ofSeconds(2)).until(() -> repository(counting)
                 .find(resource).map(r -> r.expiresAt().equals(keptUntil)).orElse(true));
@@ -340,9 +341,113 @@ class LockManagerTests {
     @Test
     void aManualRenewalWithAShorterTtlShortensHowLongTheHolderTrustsTheLease() {
         Lease lease = locks.tryAcquire(resource(), Duration.ofMinutes(10)).orElseThrow();
-        assertThat(lease.renew(Duration.ofMillis(200)).status().isApplied()).isTrue();
+        assertThat(lease.renew(Duration.ofMillis(200)).isApplied()).isTrue();
         await().atMost(Duration.ofSeconds(3)).until(lease::isLost);
         assertThat(lease.release()).isEqualTo(LockResult.NOT_FOUND);
+    }
+
+    @Test
+    void releasingALeaseAlreadyKnownLostReturnsAtOnceWithoutAStatement() throws Exception {
+        FlakyDataSource flaky = new FlakyDataSource(TestDatabase.H2.dataSource());
+        try (LockManager manager = LockManager.builder(repository(flaky)).build()) {
+            Lease lease = manager.tryAcquire(resource(), Duration.ofMillis(150)).orElseThrow();
+            await().atMost(Duration.ofSeconds(3)).until(lease::isLost);
+            flaky.failing.set(true);
+            assertThat(lease.release()).isEqualTo(LockResult.NOT_FOUND);
+            assertThat(flaky.refused).as("no connection asked for during the outage").hasValue(0);
+            assertThat(lease.lostReason()).hasValueSatisfying(reason -> assertThat(reason).contains("ran out"));
+        }
+    }
+
+    @Test
+    void aManualRenewalRacingTheWatchdogLeavesTheHolderBelievingNoLaterExpiryThanTheDatabase() throws Exception {
+        PausingRepository pausing = new PausingRepository(repository(counting));
+        try (LockManager manager = LockManager.builder(pausing).verifySchema(false).build()) {
+            String resource = resource();
+            Lease lease = manager.acquire(LockRequest.of(resource, Duration.ofMillis(1200))).orElseThrow();
+            pausing.pauseNextRound.set(true);
+            assertThat(pausing.roundExecuted.await(5, TimeUnit.SECONDS)).as("the watchdog renewed in the database").isTrue();
+            ExecutorService pool = Executors.newSingleThreadExecutor();
+            try {
+                Future<LockResult> manual = pool.submit(() -> lease.renew(Duration.ofMillis(400)));
+                try {
+                    manual.get(300, TimeUnit.MILLISECONDS);
+                }
+                catch (java.util.concurrent.TimeoutException waitingForTheRound) {
+                    // ordered behind the watchdog's round, as it should be
+                }
+                pausing.resume.countDown();
+                assertThat(manual.get(5, TimeUnit.SECONDS)).isEqualTo(LockResult.APPLIED);
+            }
+            finally {
+                pool.shutdownNow();
+            }
+            LockRecord inDatabase = pausing.find(resource).orElseThrow();
+            assertThat(lease.expiresAt()).as("the holder's expiry against the database's")
+                    .isBeforeOrEqualTo(inDatabase.expiresAt());
+            lease.release();
+        }
+    }
+
+    /** Delegates to a repository, holding the answer of one watchdog round back after the database ran it. */
+    private static final class PausingRepository implements LockRepository {
+
+        final LockRepository delegate;
+
+        final AtomicBoolean pauseNextRound = new AtomicBoolean();
+
+        final CountDownLatch roundExecuted = new CountDownLatch(1);
+
+        final CountDownLatch resume = new CountDownLatch(1);
+
+        PausingRepository(LockRepository delegate) {
+            this.delegate = delegate;
+        }
+
+        @Override
+        public Optional<LockRecord> acquire(String resource, String owner, Duration ttl) {
+            return delegate.acquire(resource, owner, ttl);
+        }
+
+        @Override
+        public RenewResult renew(String resource, String owner, Duration ttl) {
+            return delegate.renew(resource, owner, ttl);
+        }
+
+        @Override
+        public java.util.Map<LeaseKey, LockRecord> renewAll(java.util.Collection<LeaseKey> leases, Duration ttl) {
+            java.util.Map<LeaseKey, LockRecord> renewed = delegate.renewAll(leases, ttl);
+            if (pauseNextRound.compareAndSet(true, false)) {
+                roundExecuted.countDown();
+                try {
+                    resume.await(5, TimeUnit.SECONDS);
+                }
+                catch (InterruptedException ex) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            return renewed;
+        }
+
+        @Override
+        public LockResult release(String resource, String owner, Duration minHold) {
+            return delegate.release(resource, owner, minHold);
+        }
+
+        @Override
+        public Optional<LockRecord> find(String resource) {
+            return delegate.find(resource);
+        }
+
+        @Override
+        public List<LockRecord> findAll() {
+            return delegate.findAll();
+        }
+
+        @Override
+        public int deleteExpired(Duration retention) {
+            return delegate.deleteExpired(retention);
+        }
     }
 
     /** A data source that refuses connections while told to, as a database outage would. */

@@ -17,7 +17,7 @@ import java.lang.annotation.Target;
  * public void generate(YearMonth month) { ... }
  * }</pre>
  *
- * <p>While the method runs, {@link CurrentLease#get()} returns its lease (fencing token, owner, expiry), and the
+ * <p>While the method runs, {@link io.distlock.core.CurrentLease#get()} returns its lease (fencing token, owner, expiry), and the
  * watchdog renews the lease every fraction of {@link #ttl()} until the method returns or {@link #maxHold()} has
  * passed. A guarded method that calls another guarded method on the same resource, on the same thread, joins the outer
  * lease. Every declaration in the application context is checked at start-up; a mistake fails the start with a
@@ -26,7 +26,7 @@ import java.lang.annotation.Target;
  * <p>The annotation works through a Spring AOP proxy: it applies to public calls made through the bean reference,
  * not to calls a bean makes on itself ({@code this.method()}), and not to private or static methods.
  */
-@Target(ElementType.METHOD)
+@Target({ ElementType.METHOD, ElementType.ANNOTATION_TYPE })
 @Retention(RetentionPolicy.RUNTIME)
 @Documented
 public @interface DistributedLock {

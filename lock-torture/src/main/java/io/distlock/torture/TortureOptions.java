@@ -51,7 +51,7 @@ record TortureOptions(TortureDatabase database, int processes, Duration duration
         return ttl.plusMillis(1500);
     }
 
-    /** The bound for a takeover after a kill: TTL plus one retry interval, plus scheduling headroom. */
+    /** The bound a takeover after a kill must meet: TTL plus one retry interval, plus scheduling headroom. */
     Duration takeoverBound() {
         return ttl.plus(RETRY_INTERVAL).plus(SCHEDULING_TOLERANCE);
     }

@@ -25,8 +25,10 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import com.zaxxer.hikari.SQLExceptionOverride;
 import io.distlock.core.Lease;
+import io.distlock.core.LeaseKey;
 import io.distlock.core.LockLostException;
 import io.distlock.core.LockManager;
+import io.distlock.core.LockRequest;
 import io.distlock.core.RandomOwnerGenerator;
 import io.distlock.core.TimeSource;
 import io.distlock.core.fencing.FencingGuard;
@@ -216,7 +218,7 @@ public final class TortureWorker {
                 Optional<Lease> lease = locks.tryAcquire(resource, ttl);
                 if (lease.isPresent()) {
                     lease.get().renew(ttl);
-                    locks.repository().renewAll(List.of(lease.get().key()), ttl);
+                    locks.repository().renewAll(List.of(new LeaseKey(resource, lease.get().owner())), ttl);
                     lease.get().release();
                 }
             }
@@ -231,17 +233,18 @@ public final class TortureWorker {
     private void takeLocks(String lock) {
         while (!stopping) {
             try {
-                Optional<Lease> acquired = locks.acquire(lock, ttl, MAX_WAIT);
-                if (acquired.isEmpty()) {
-                    continue;
+                locks.runLocked(request(lock), lease -> {
+                    try {
+                        criticalSection(lease);
+                    }
+                    catch (InterruptedException ex) {
+                        Thread.currentThread().interrupt();
+                    }
+                    return null;
+                });
+                if (Thread.currentThread().isInterrupted()) {
+                    return;
                 }
-                try (Lease lease = acquired.get()) {
-                    lease.keepAlive(MAX_HOLD);
-                    criticalSection(lease);
-                }
-            }
-            catch (InterruptedException ex) {
-                return;
             }
             catch (DataAccessException | SQLException ex) {
                 databaseErrors.incrementAndGet();
@@ -258,6 +261,10 @@ public final class TortureWorker {
                 sleepQuietly(50);
             }
         }
+    }
+
+    private LockRequest request(String lock) {
+        return LockRequest.of(lock, ttl).withMaxWait(MAX_WAIT).withMaxHold(MAX_HOLD);
     }
 
     private void criticalSection(Lease lease) throws SQLException, InterruptedException {

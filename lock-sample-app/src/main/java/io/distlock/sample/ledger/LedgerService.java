@@ -6,7 +6,7 @@ import java.util.Optional;
 import io.distlock.core.Lease;
 import io.distlock.sample.DemoProperties;
 import io.distlock.sample.JobConsole;
-import io.distlock.spring.CurrentLease;
+import io.distlock.core.CurrentLease;
 import io.distlock.spring.DistributedLock;
 
 import org.springframework.stereotype.Service;

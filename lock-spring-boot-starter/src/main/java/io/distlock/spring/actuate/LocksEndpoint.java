@@ -121,7 +121,7 @@ public class LocksEndpoint {
     public record LeaseDescriptor(String name, String resource, String owner, long token, Instant expiresAt) {
 
         static LeaseDescriptor of(Lease lease) {
-            return new LeaseDescriptor(lease.name(), lease.resource(), lease.owner(), lease.token(),
+            return new LeaseDescriptor(lease.metricsLabel(), lease.resource(), lease.owner(), lease.token(),
                     lease.expiresAt());
         }
     }

@@ -36,7 +36,7 @@ public final class DistributedLockAdvisor extends AbstractPointcutAdvisor {
      *
      * @param interceptor the advice
      */
-    public DistributedLockAdvisor(DistributedLockInterceptor interceptor) {
+    DistributedLockAdvisor(DistributedLockInterceptor interceptor) {
         this.interceptor = interceptor;
         setOrder(DEFAULT_ORDER);
     }

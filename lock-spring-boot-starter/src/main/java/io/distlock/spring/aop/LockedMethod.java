@@ -6,6 +6,7 @@ import java.util.Arrays;
 import java.util.Objects;
 import java.util.stream.Collectors;
 
+import io.distlock.core.LockRequest;
 import io.distlock.spring.OnLocked;
 
 /**
@@ -36,6 +37,17 @@ record LockedMethod(Method method, String description, ResourceTemplate resource
         Objects.requireNonNull(maxHold, "maxHold");
         Objects.requireNonNull(onLocked, "onLocked");
         Objects.requireNonNull(waitTimeout, "waitTimeout");
+    }
+
+    /**
+     * The lock request of one call: this declaration applied to the resource name the call evaluated.
+     *
+     * @param resourceName the evaluated resource template
+     * @return the request, labelled with the template so that metrics stay low-cardinality
+     */
+    LockRequest request(String resourceName) {
+        Duration maxWait = onLocked == OnLocked.WAIT ? waitTimeout : Duration.ZERO;
+        return new LockRequest(resourceName, ttl, maxWait, minHold, maxHold, renew, resource.text());
     }
 
     /**

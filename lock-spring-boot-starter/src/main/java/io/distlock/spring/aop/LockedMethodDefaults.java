@@ -10,7 +10,7 @@ import java.util.Objects;
  * @param maxHold the watchdog's limit when {@code maxHold} is empty
  * @param maxTtl the longest lease the repository accepts
  */
-public record LockedMethodDefaults(Duration ttl, Duration maxHold, Duration maxTtl) {
+record LockedMethodDefaults(Duration ttl, Duration maxHold, Duration maxTtl) {
 
     /** The defaults of the {@code distributed-lock.*} properties: 30 seconds, one hour, one day. */
     public static final LockedMethodDefaults STANDARD = new LockedMethodDefaults(Duration.ofSeconds(30),

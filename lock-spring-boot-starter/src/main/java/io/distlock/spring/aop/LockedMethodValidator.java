@@ -22,7 +22,7 @@ import org.springframework.util.ClassUtils;
  * exist, before scheduled jobs start: a wrong declaration, or a singleton with guarded methods that was not proxied,
  * fails the start with an {@link InvalidLockDeclarationException} listing every problem.
  */
-public final class LockedMethodValidator implements SmartInitializingSingleton {
+final class LockedMethodValidator implements SmartInitializingSingleton {
 
     private static final Logger logger = LoggerFactory.getLogger(LockedMethodValidator.class);
 
@@ -36,7 +36,7 @@ public final class LockedMethodValidator implements SmartInitializingSingleton {
      * @param beanFactory the factory whose beans are checked
      * @param lockedMethods parses and caches the declarations
      */
-    public LockedMethodValidator(ConfigurableListableBeanFactory beanFactory, LockedMethods lockedMethods) {
+    LockedMethodValidator(ConfigurableListableBeanFactory beanFactory, LockedMethods lockedMethods) {
         this.beanFactory = beanFactory;
         this.lockedMethods = lockedMethods;
     }

@@ -28,7 +28,7 @@ import org.springframework.util.function.SingletonSupplier;
  * The {@link DistributedLock} declarations of an application context, each parsed once per method and target class
  * and cached; and the evaluation of their resource templates on every call.
  */
-public final class LockedMethods {
+final class LockedMethods {
 
     private final ParameterNameDiscoverer parameterNames = new CachingParameterNameDiscoverer();
 
@@ -44,7 +44,7 @@ public final class LockedMethods {
      * @param beanFactory resolves placeholders and {@code @bean} references
      * @param defaults the defaults and bounds declarations are checked against, read on first use
      */
-    public LockedMethods(BeanFactory beanFactory, Supplier<LockedMethodDefaults> defaults) {
+    LockedMethods(BeanFactory beanFactory, Supplier<LockedMethodDefaults> defaults) {
         this.beanResolver = new BeanFactoryResolver(beanFactory);
         this.parser = SingletonSupplier.of(() -> new LockedMethodParser(beanFactory, parameterNames, defaults.get()));
     }

@@ -1,12 +1,10 @@
 package io.distlock.spring.autoconfigure;
 
-import java.time.Duration;
 
 import javax.sql.DataSource;
 
 import io.distlock.core.LeaseLostListener;
 import io.distlock.core.LeaseWatchdog;
-import io.distlock.core.LockArguments;
 import io.distlock.core.LockManager;
 import io.distlock.core.LockObserver;
 import io.distlock.core.LockRepository;
@@ -15,25 +13,15 @@ import io.distlock.core.RandomOwnerGenerator;
 import io.distlock.core.WatchdogSettings;
 import io.distlock.core.jdbc.JdbcLockRepository;
 import io.distlock.core.jdbc.dialect.LockDialects;
-import io.distlock.spring.aop.DistributedLockAdvisor;
-import io.distlock.spring.aop.DistributedLockInterceptor;
-import io.distlock.spring.aop.LockedMethodDefaults;
-import io.distlock.spring.aop.LockedMethodValidator;
-import io.distlock.spring.aop.LockedMethods;
+import io.distlock.spring.aop.DistributedLockAopConfiguration;
 
-import org.springframework.aop.config.AopConfigUtils;
-import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
-import org.springframework.beans.factory.config.BeanDefinition;
-import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
-import org.springframework.beans.factory.support.BeanDefinitionRegistry;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
-import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.jdbc.init.DataSourceScriptDatabaseInitializer;
 import org.springframework.boot.sql.autoconfigure.init.OnDatabaseInitializationCondition;
 import org.springframework.boot.sql.init.dependency.DatabaseInitializationDependencyConfigurer;
@@ -42,11 +30,6 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
-import org.springframework.context.annotation.ImportBeanDefinitionRegistrar;
-import org.springframework.context.annotation.Role;
-import org.springframework.core.env.Environment;
-import org.springframework.core.type.AnnotationMetadata;
-import org.springframework.util.function.SingletonSupplier;
 
 /**
  * Auto-configuration of distributed locks on the application's single {@link DataSource}: the lock repository,
@@ -61,7 +44,7 @@ import org.springframework.util.function.SingletonSupplier;
 @ConditionalOnSingleCandidate(DataSource.class)
 @ConditionalOnBooleanProperty(name = "distributed-lock.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(DistributedLockProperties.class)
-@Import({ DatabaseInitializationDependencyConfigurer.class, DistributedLockAutoConfiguration.AutoProxyRegistrar.class })
+@Import({ DatabaseInitializationDependencyConfigurer.class, DistributedLockAopConfiguration.class })
 public final class DistributedLockAutoConfiguration {
 
     @Bean
@@ -94,55 +77,16 @@ public final class DistributedLockAutoConfiguration {
     @ConditionalOnMissingBean
     @DependsOnDatabaseInitialization
     LockManager lockManager(LockRepository lockRepository, OwnerGenerator lockOwnerGenerator,
-            LeaseWatchdog leaseWatchdog, ObjectProvider<LeaseLostListener> lostListeners,
+            LeaseWatchdog leaseWatchdog, DistributedLockProperties properties, ObjectProvider<LeaseLostListener> lostListeners,
             ObjectProvider<LockObserver> observers, ObjectProvider<LockManagerBuilderCustomizer> customizers) {
         LockManager.Builder builder = LockManager.builder(lockRepository)
             .ownerGenerator(lockOwnerGenerator)
-            .watchdog(leaseWatchdog);
+            .watchdog(leaseWatchdog)
+            .interruptOnLoss(properties.isInterruptOnLoss());
         lostListeners.orderedStream().forEach(builder::lostListener);
         observers.orderedStream().forEach(builder::observer);
         customizers.orderedStream().forEach(customizer -> customizer.customize(builder));
         return builder.build();
-    }
-
-    @Bean
-    @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
-    @ConditionalOnMissingBean
-    static LockedMethods lockedMethods(BeanFactory beanFactory, ObjectProvider<DistributedLockProperties> properties) {
-        return new LockedMethods(beanFactory, () -> lockedMethodDefaults(properties.getObject()));
-    }
-
-    private static LockedMethodDefaults lockedMethodDefaults(DistributedLockProperties properties) {
-        Duration maxTtl = properties.getMaxTtl();
-        LockArguments.requireDuration("distributed-lock.max-ttl", maxTtl, LockArguments.MIN_TTL, maxTtl);
-        LockArguments.requireDuration("distributed-lock.default-ttl", properties.getDefaultTtl(), LockArguments.MIN_TTL,
-                maxTtl);
-        LockArguments.requireDuration("distributed-lock.max-hold", properties.getMaxHold(), LockArguments.MIN_TTL,
-                Duration.ofDays(3650));
-        return new LockedMethodDefaults(properties.getDefaultTtl(), properties.getMaxHold(), maxTtl);
-    }
-
-    @Bean
-    @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
-    @ConditionalOnMissingBean
-    static DistributedLockAdvisor distributedLockAdvisor(LockedMethods lockedMethods,
-            ObjectProvider<LockManager> lockManager, ObjectProvider<DistributedLockProperties> properties,
-            Environment environment) {
-        SingletonSupplier<DistributedLockProperties> bound = SingletonSupplier.of(properties::getObject);
-        DistributedLockAdvisor advisor = new DistributedLockAdvisor(new DistributedLockInterceptor(lockedMethods,
-                SingletonSupplier.of(lockManager::getObject), () -> bound.obtain().isInterruptOnLoss()));
-        // Bound from the environment: advisors are created before configuration properties beans can be.
-        advisor.setOrder(Binder.get(environment).bind("distributed-lock.aop-order", Integer.class)
-            .orElse(DistributedLockAdvisor.DEFAULT_ORDER));
-        return advisor;
-    }
-
-    @Bean
-    @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
-    @ConditionalOnMissingBean
-    static LockedMethodValidator lockedMethodValidator(ConfigurableListableBeanFactory beanFactory,
-            LockedMethods lockedMethods) {
-        return new LockedMethodValidator(beanFactory, lockedMethods);
     }
 
     @Configuration(proxyBeanMethods = false)
@@ -165,18 +109,6 @@ public final class DistributedLockAutoConfiguration {
             OnDistributedLockDatasourceInitializationCondition() {
                 super("Distributed lock", "distributed-lock.jdbc.initialize-schema");
             }
-        }
-    }
-
-    /**
-     * Makes sure an auto-proxy creator exists, as {@code @EnableTransactionManagement} does, so that the advisor
-     * applies even when {@code spring.aop.auto=false}; a more capable creator registered by Boot takes precedence.
-     */
-    static class AutoProxyRegistrar implements ImportBeanDefinitionRegistrar {
-
-        @Override
-        public void registerBeanDefinitions(AnnotationMetadata metadata, BeanDefinitionRegistry registry) {
-            AopConfigUtils.registerAutoProxyCreatorIfNecessary(registry);
         }
     }
 }

@@ -89,13 +89,13 @@ public final class LockMetrics implements LockObserver {
     public void lost(Lease lease, String reason) {
         renewals(lease, "lost").increment();
         Counter.builder(LOST).description("Leases found lost while their holder still ran")
-                .tag("lock", lease.name()).register(registry).increment();
+                .tag("lock", lease.metricsLabel()).register(registry).increment();
     }
 
     @Override
     public void released(Lease lease, Duration held) {
         Timer.builder(HELD).description("How long leases were held, from acquisition to release")
-                .tag("lock", lease.name()).register(registry).record(held);
+                .tag("lock", lease.metricsLabel()).register(registry).record(held);
     }
 
     private Timer acquireTimer(String name, String outcome) {
@@ -105,6 +105,6 @@ public final class LockMetrics implements LockObserver {
 
     private Counter renewals(Lease lease, String outcome) {
         return Counter.builder(RENEWALS).description("Lease renewals by outcome")
-                .tag("lock", lease.name()).tag("outcome", outcome).register(registry);
+                .tag("lock", lease.metricsLabel()).tag("outcome", outcome).register(registry);
     }
 }

@@ -22,7 +22,7 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * Seed 000's lock API over HTTP, for callers that bring their own owner token: a non-blocking acquire, a read that
+ * The lock API over HTTP, for callers that bring their own owner token: a non-blocking acquire, a read that
  * treats expired locks as absent, an owner-checked release and an owner-checked renewal. Every decision is the lock
  * repository's single atomic statement; bad input is refused before any statement runs.
  */

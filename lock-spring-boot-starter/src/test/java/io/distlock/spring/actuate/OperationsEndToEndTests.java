@@ -7,6 +7,7 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 
 import io.distlock.core.Lease;
+import io.distlock.core.LockRequest;
 import io.distlock.core.LockManager;
 import io.distlock.core.LockRepository;
 import org.junit.jupiter.api.Test;
@@ -59,7 +60,8 @@ class OperationsEndToEndTests {
     void locksEndpointListsLocksAndThisProcessesLeasesAndForceReleases() throws Exception {
         assertThat(call("POST", "/locks/batch:9", "{\"owner\": \"python-batch-7f3a\", \"ttl\": \"PT60S\"}")
                 .statusCode()).isEqualTo(200);
-        Lease mine = locks.tryAcquire("report:2026-05", Duration.ofMinutes(1), "report:#{#month}").orElseThrow();
+        Lease mine = locks.acquire(LockRequest.of("report:2026-05", Duration.ofMinutes(1)).withoutRenewal()
+                .withLabel("report:#{#month}")).orElseThrow();
         try {
             JsonNode all = json.readTree(call("GET", "/actuator/locks", null).body());
             assertThat(all.get("locks").valueStream().map(l -> l.get("resource").asString()))

@@ -15,7 +15,7 @@ import io.distlock.core.LockRecord;
 import io.distlock.core.LockRepository;
 import io.distlock.core.jdbc.LockTableName;
 import io.distlock.core.testsupport.TestDatabase;
-import io.distlock.spring.CurrentLease;
+import io.distlock.core.CurrentLease;
 import io.distlock.spring.LockNotAcquiredException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;

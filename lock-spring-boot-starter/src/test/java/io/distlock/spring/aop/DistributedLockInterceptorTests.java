@@ -9,7 +9,7 @@ import javax.sql.DataSource;
 
 import io.distlock.core.Lease;
 import io.distlock.core.LockManager;
-import io.distlock.spring.CurrentLease;
+import io.distlock.core.CurrentLease;
 import io.distlock.spring.DistributedLock;
 import io.distlock.spring.autoconfigure.DistributedLockAutoConfiguration;
 import org.junit.jupiter.api.Test;

@@ -12,7 +12,7 @@ import io.distlock.core.Lease;
 import io.distlock.core.LockLostException;
 import io.distlock.core.LockManager;
 import io.distlock.core.LockRecord;
-import io.distlock.spring.CurrentLease;
+import io.distlock.core.CurrentLease;
 import io.distlock.spring.DistributedLock;
 import io.distlock.spring.OnLocked;
 import io.distlock.core.testsupport.CountingDataSource;
@@ -115,7 +115,7 @@ public class GuardedJobs {
     @DistributedLock(resource = "#{#name}", ttl = "PT1S")
     public WatchdogRun outlastTtl(String name, Duration duration) throws InterruptedException {
         Lease lease = CurrentLease.require();
-        LockRecord first = lease.record();
+        LockRecord first = snapshot(lease);
         int attempts = 0;
         int stolen = 0;
         long deadline = System.nanoTime() + duration.toNanos();
@@ -129,7 +129,7 @@ public class GuardedJobs {
             lease.checkHeld();
             TimeUnit.MILLISECONDS.sleep(200);
         }
-        return new WatchdogRun(lease, first, lease.record(), attempts, stolen);
+        return new WatchdogRun(lease, first, snapshot(lease), attempts, stolen);
     }
 
     /** Lets {@code steal} take the lock from under this call, then waits until the watchdog notices. */
@@ -250,5 +250,9 @@ public class GuardedJobs {
         synchronized List<String> resources() {
             return List.copyOf(resources);
         }
+    }
+
+    private static LockRecord snapshot(Lease lease) {
+        return new LockRecord(lease.resource(), lease.owner(), lease.token(), lease.acquiredAt(), lease.expiresAt());
     }
 }

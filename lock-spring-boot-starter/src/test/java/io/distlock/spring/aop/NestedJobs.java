@@ -1,7 +1,7 @@
 package io.distlock.spring.aop;
 
 import io.distlock.core.Lease;
-import io.distlock.spring.CurrentLease;
+import io.distlock.core.CurrentLease;
 import io.distlock.spring.DistributedLock;
 
 /**

@@ -13,7 +13,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 
 import io.distlock.core.Lease;
-import io.distlock.spring.CurrentLease;
+import io.distlock.core.CurrentLease;
 import io.distlock.spring.DistributedLock;
 import io.distlock.spring.autoconfigure.DistributedLockAutoConfiguration;
 import org.junit.jupiter.api.Test;

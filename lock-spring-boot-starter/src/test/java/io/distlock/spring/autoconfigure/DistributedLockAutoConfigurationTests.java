@@ -25,15 +25,10 @@ import io.distlock.core.jdbc.LockTableMissingException;
 import io.distlock.core.jdbc.LockTableName;
 import io.distlock.core.testsupport.TestDatabase;
 import io.distlock.spring.aop.DistributedLockAdvisor;
-import io.distlock.spring.aop.DistributedLockInterceptor;
-import io.distlock.spring.aop.LockedMethodDefaults;
-import io.distlock.spring.aop.LockedMethodValidator;
-import io.distlock.spring.aop.LockedMethods;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
-import org.springframework.beans.factory.support.DefaultListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceTransactionManagerAutoConfiguration;
@@ -70,8 +65,8 @@ class DistributedLockAutoConfigurationTests {
                 .hasSingleBean(OwnerGenerator.class)
                 .hasSingleBean(LeaseWatchdog.class)
                 .hasSingleBean(DistributedLockAdvisor.class)
-                .hasSingleBean(LockedMethods.class)
-                .hasSingleBean(LockedMethodValidator.class)
+                .hasBean("lockedMethods")
+                .hasBean("lockedMethodValidator")
                 .hasSingleBean(DistributedLockDataSourceScriptDatabaseInitializer.class)
                 .hasSingleBean(DistributedLockProperties.class)
                 .hasSingleBean(DistributedLockJdbcProperties.class);
@@ -133,22 +128,16 @@ class DistributedLockAutoConfigurationTests {
         OwnerGenerator owners = () -> "mine:" + System.nanoTime();
         LeaseWatchdog watchdog = new LeaseWatchdog(repository, WatchdogSettings.DEFAULT);
         LockManager manager = LockManager.builder(repository).watchdog(watchdog).build();
-        DistributedLockAdvisor advisor = new DistributedLockAdvisor(new DistributedLockInterceptor(
-                new LockedMethods(new DefaultListableBeanFactory(),
-                        () -> LockedMethodDefaults.STANDARD),
-                () -> manager, () -> false));
         runner.withBean(LockRepository.class, () -> repository)
             .withBean(OwnerGenerator.class, () -> owners)
             .withBean(LeaseWatchdog.class, () -> watchdog)
             .withBean(LockManager.class, () -> manager)
-            .withBean(DistributedLockAdvisor.class, () -> advisor)
             .run(context -> {
                 assertThat(context).hasNotFailed();
                 assertThat(context).getBean(LockRepository.class).isSameAs(repository);
                 assertThat(context).getBean(OwnerGenerator.class).isSameAs(owners);
                 assertThat(context).getBean(LeaseWatchdog.class).isSameAs(watchdog);
                 assertThat(context).getBean(LockManager.class).isSameAs(manager);
-                assertThat(context).getBean(DistributedLockAdvisor.class).isSameAs(advisor);
             });
     }
 

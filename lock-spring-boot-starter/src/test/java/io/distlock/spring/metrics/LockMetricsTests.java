@@ -5,6 +5,7 @@ import java.time.YearMonth;
 import java.util.UUID;
 
 import io.distlock.core.Lease;
+import io.distlock.core.LockRequest;
 import io.distlock.core.LockManager;
 import io.distlock.spring.DistributedLock;
 import io.distlock.spring.autoconfigure.DistributedLockAutoConfiguration;
@@ -42,7 +43,8 @@ class LockMetricsTests {
             Reports reports = context.getBean(Reports.class);
 
             assertThat(reports.generate(YearMonth.of(2026, 5))).isTrue();
-            Lease held = locks.tryAcquire("report:2026-05", Duration.ofMinutes(1), "nightly").orElseThrow();
+            Lease held = locks.acquire(LockRequest.of("report:2026-05", Duration.ofMinutes(1)).withoutRenewal()
+                    .withLabel("nightly")).orElseThrow();
             assertThat(reports.generate(YearMonth.of(2026, 5))).isNull();
             assertThat(registry.get("distributed.lock.active").gauge().value()).isEqualTo(1.0);
             held.renew(Duration.ofMinutes(2));

@@ -1,0 +1,51 @@
+package io.distlock.core;
+
+import java.util.Optional;
+
+/**
+ * The lease of the guarded work running on the current thread ({@link LockManager#runLocked}, or a
+ * {@code @DistributedLock} method): its fencing token, owner, expiry, and whether it is still held. {@code @Scheduled}
+ * methods take no parameters, so the lease is bound to the thread for the duration of the call and unbound when the
+ * call ends.
+ *
+ * <pre>{@code
+ * @DistributedLock(resource = "ledger")
+ * public void append(Entry entry) {
+ *     Lease lease = CurrentLease.require();
+ *     ledger.write(entry, lease.token());   // fenced write
+ *     lease.checkHeld();                     // throws LockLostException once the watchdog found it gone
+ * }
+ * }</pre>
+ *
+ * <p>Inside nested guarded calls, the innermost lease is returned; a nested call on the same resource shares its
+ * caller's lease. Threads started by the work do not see the lease: hand it to them explicitly.
+ */
+public final class CurrentLease {
+
+    private CurrentLease() {
+    }
+
+    /**
+     * Returns the lease of the guarded work running on this thread.
+     *
+     * @return the lease, or empty outside guarded work
+     */
+    public static Optional<Lease> get() {
+        return Optional.ofNullable(LeaseScope.current());
+    }
+
+    /**
+     * Returns the lease of the guarded work running on this thread, for code that only ever runs inside it.
+     *
+     * @return the lease
+     * @throws IllegalStateException outside guarded work
+     */
+    public static Lease require() {
+        Lease lease = LeaseScope.current();
+        if (lease == null) {
+            throw new IllegalStateException("No lease is bound to this thread: CurrentLease is only available while a "
+                    + "@DistributedLock method runs (or the work of LockManager.runLocked), on the thread that called it");
+        }
+        return lease;
+    }
+}

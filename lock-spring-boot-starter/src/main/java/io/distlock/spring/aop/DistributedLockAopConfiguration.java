@@ -1,0 +1,85 @@
+package io.distlock.spring.aop;
+
+import java.time.Duration;
+
+import io.distlock.core.LockArguments;
+import io.distlock.core.LockManager;
+import io.distlock.core.LockRequest;
+import io.distlock.spring.autoconfigure.DistributedLockProperties;
+
+import org.springframework.aop.config.AopConfigUtils;
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.BeanDefinition;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+import org.springframework.beans.factory.support.BeanDefinitionRegistry;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
+import org.springframework.context.annotation.ImportBeanDefinitionRegistrar;
+import org.springframework.context.annotation.Role;
+import org.springframework.core.env.Environment;
+import org.springframework.core.type.AnnotationMetadata;
+import org.springframework.util.function.SingletonSupplier;
+
+/**
+ * The {@code @DistributedLock} aspect's beans: the parsed declarations, the advisor and the start-up check of every
+ * declaration. Imported by {@link io.distlock.spring.autoconfigure.DistributedLockAutoConfiguration}; public only so
+ * that it can be imported, while everything it wires stays inside this package.
+ */
+@Configuration(proxyBeanMethods = false)
+@Import(DistributedLockAopConfiguration.AutoProxyRegistrar.class)
+public final class DistributedLockAopConfiguration {
+
+    @Bean
+    @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+    @ConditionalOnMissingBean
+    static LockedMethods lockedMethods(BeanFactory beanFactory, ObjectProvider<DistributedLockProperties> properties) {
+        return new LockedMethods(beanFactory, () -> lockedMethodDefaults(properties.getObject()));
+    }
+
+    private static LockedMethodDefaults lockedMethodDefaults(DistributedLockProperties properties) {
+        Duration maxTtl = properties.getMaxTtl();
+        LockArguments.requireDuration("distributed-lock.max-ttl", maxTtl, LockArguments.MIN_TTL, maxTtl);
+        LockArguments.requireDuration("distributed-lock.default-ttl", properties.getDefaultTtl(), LockArguments.MIN_TTL,
+                maxTtl);
+        LockArguments.requireDuration("distributed-lock.max-hold", properties.getMaxHold(), LockArguments.MIN_TTL,
+                LockRequest.MAX_DURATION);
+        return new LockedMethodDefaults(properties.getDefaultTtl(), properties.getMaxHold(), maxTtl);
+    }
+
+    @Bean
+    @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+    @ConditionalOnMissingBean
+    static DistributedLockAdvisor distributedLockAdvisor(LockedMethods lockedMethods,
+            ObjectProvider<LockManager> lockManager, Environment environment) {
+        DistributedLockAdvisor advisor = new DistributedLockAdvisor(new DistributedLockInterceptor(lockedMethods,
+                SingletonSupplier.of(lockManager::getObject)));
+        // Bound from the environment: advisors are created before configuration properties beans can be.
+        advisor.setOrder(Binder.get(environment).bind("distributed-lock.aop-order", Integer.class)
+            .orElse(DistributedLockAdvisor.DEFAULT_ORDER));
+        return advisor;
+    }
+
+    @Bean
+    @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+    @ConditionalOnMissingBean
+    static LockedMethodValidator lockedMethodValidator(ConfigurableListableBeanFactory beanFactory,
+            LockedMethods lockedMethods) {
+        return new LockedMethodValidator(beanFactory, lockedMethods);
+    }
+
+    /**
+     * Makes sure an auto-proxy creator exists, as {@code @EnableTransactionManagement} does, so that the advisor
+     * applies even when {@code spring.aop.auto=false}; a more capable creator registered by Boot takes precedence.
+     */
+    static class AutoProxyRegistrar implements ImportBeanDefinitionRegistrar {
+
+        @Override
+        public void registerBeanDefinitions(AnnotationMetadata metadata, BeanDefinitionRegistry registry) {
+            AopConfigUtils.registerAutoProxyCreatorIfNecessary(registry);
+        }
+    }
+}
