@@ -9,6 +9,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.slf4j.Logger;
@@ -46,6 +47,8 @@ public final class LeaseWatchdog implements AutoCloseable {
 
     private final Object scheduleMonitor = new Object();
 
+    private final AtomicBoolean reserved = new AtomicBoolean();
+
     private long scheduledWakeNanos;
 
     private boolean wakeScheduled;
@@ -78,6 +81,7 @@ public final class LeaseWatchdog implements AutoCloseable {
         Entry entry = new Entry(lease, maxHold, System.nanoTime() + maxHold.toNanos());
         entry.nextRenewalNanos = lease.renewedAtNanos() + intervalNanos(lease);
         if (entries.putIfAbsent(lease, entry) == null) {
+            updateReservation();
             scheduleAt(entry.nextRenewalNanos);
         }
     }
@@ -93,6 +97,7 @@ public final class LeaseWatchdog implements AutoCloseable {
         if (entry == null) {
             return false;
         }
+        updateReservation();
         boolean interrupted = false;
         synchronized (entry) {
             entry.cancelled = true;
@@ -126,6 +131,12 @@ public final class LeaseWatchdog implements AutoCloseable {
     @Override
     public void close() {
         executor.shutdownNow();
+        try {
+            repository.reserveForRenewals(false);
+        }
+        catch (RuntimeException ex) {
+            logger.debug("Could not give back the capacity reserved for renewals", ex);
+        }
     }
 
     private void scheduleAt(long wakeNanos) {
@@ -165,6 +176,7 @@ public final class LeaseWatchdog implements AutoCloseable {
                 }
                 if (now - entry.stopAtNanos >= 0) {
                     entries.remove(entry.lease);
+                    updateReservation();
                     logger.info("Stopped renewing the lock on '{}' (owner {}): its maximum hold time of {} passed; it "
                             + "runs out by itself, and its holder is told then", entry.lease.key().resource(),
                             OwnerFingerprint.of(entry.lease.key().owner()), entry.maxHold);
@@ -233,8 +245,8 @@ public final class LeaseWatchdog implements AutoCloseable {
         }
         finally {
             for (Entry entry : group) {
-                if (lost.containsKey(entry)) {
-                    entries.remove(entry.lease, entry);
+                if (lost.containsKey(entry) && entries.remove(entry.lease, entry)) {
+                    updateReservation();
                 }
                 synchronized (entry) {
                     entry.inFlight = false;
@@ -333,6 +345,31 @@ public final class LeaseWatchdog implements AutoCloseable {
         }
         if (any) {
             scheduleAt(next);
+        }
+    }
+
+    /**
+     * Tells the repository, on a watchdog thread, whether leases are kept alive now: each call reads the current
+     * state when it runs, so calls that run out of order still end on the right answer.
+     */
+    private synchronized void updateReservation() {
+        boolean needed = !entries.isEmpty();
+        if (reserved.getAndSet(needed) == needed) {
+            return;
+        }
+        try {
+            executor.execute(() -> {
+                try {
+                    repository.reserveForRenewals(!entries.isEmpty());
+                }
+                catch (RuntimeException ex) {
+                    logger.warn("Could not {} for lease renewals: {}", needed ? "reserve capacity" : "give back "
+                            + "the capacity reserved", NestedExceptionUtils.getMostSpecificCause(ex).toString());
+                }
+            });
+        }
+        catch (RejectedExecutionException ex) {
+            // Closed: nothing is renewed any more.
         }
     }
 

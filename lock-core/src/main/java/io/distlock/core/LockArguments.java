@@ -42,7 +42,7 @@ public final class LockArguments {
     }
 
     /**
-     * Checks a lease length: at least one millisecond and at most {@code maxTtl}.
+     * Checks a lease length: at least one millisecond, at most {@code maxTtl}, and whole milliseconds.
      *
      * @param ttl the lease length to check
      * @param maxTtl the largest lease allowed
@@ -50,7 +50,23 @@ public final class LockArguments {
      * @throws IllegalArgumentException naming the problem and the value
      */
     public static Duration requireTtl(@Nullable Duration ttl, Duration maxTtl) {
-        return requireDuration("ttl", ttl, MIN_TTL, maxTtl);
+        return requireWholeMillis("ttl", requireDuration("ttl", ttl, MIN_TTL, maxTtl));
+    }
+
+    /**
+     * Checks that a duration has no fraction of a millisecond: the lock table keeps time in milliseconds, and a
+     * holder must never believe in a lease longer than the database keeps it.
+     *
+     * @param name what the duration is, for the message
+     * @param value the duration to check
+     * @return the same duration
+     * @throws IllegalArgumentException naming the value
+     */
+    public static Duration requireWholeMillis(String name, Duration value) {
+        if (value.getNano() % 1_000_000 != 0) {
+            throw new IllegalArgumentException(name + " must be a whole number of milliseconds, got " + value);
+        }
+        return value;
     }
 
     /**

@@ -91,6 +91,17 @@ public interface LockRepository {
     int deleteExpired(Duration retention);
 
     /**
+     * Told by the watchdog whether it keeps leases alive, so that a store can hold back what renewals need — such as a
+     * connection of its own — while leases are held, and give it back when none are: renewals must not depend on the
+     * application winning a race for its own connection pool. Called on the watchdog's thread whenever the answer may
+     * have changed, with the current answer; a store does nothing by default.
+     *
+     * @param reserve {@code true} while at least one lease is kept alive
+     */
+    default void reserveForRenewals(boolean reserve) {
+    }
+
+    /**
      * Checks that the lock table exists and has the expected columns, failing fast with a message that says how to
      * create it.
      */

@@ -40,9 +40,11 @@ public record LockRequest(String resource, Duration ttl, Duration maxWait, Durat
 
     public LockRequest {
         LockArguments.requireResource(resource);
-        LockArguments.requireDuration("ttl", ttl, LockArguments.MIN_TTL, MAX_DURATION);
+        LockArguments.requireWholeMillis("ttl", LockArguments.requireDuration("ttl", ttl, LockArguments.MIN_TTL,
+                MAX_DURATION));
         LockArguments.requireDuration("maxWait", maxWait, Duration.ZERO, MAX_WAIT);
-        LockArguments.requireDuration("minHold", minHold, Duration.ZERO, MAX_DURATION);
+        LockArguments.requireWholeMillis("minHold", LockArguments.requireDuration("minHold", minHold, Duration.ZERO,
+                MAX_DURATION));
         LockArguments.requireDuration("maxHold", maxHold, LockArguments.MIN_TTL, MAX_DURATION);
         if (renew && minHold.compareTo(maxHold) > 0) {
             throw new IllegalArgumentException("minHold (" + minHold + ") must not exceed maxHold (" + maxHold + ")");

@@ -347,6 +347,21 @@ class LockManagerTests {
     }
 
     @Test
+    void ttlsWithAFractionOfAMillisecondAreRefusedBeforeAnySql() {
+        Lease lease = locks.tryAcquire(resource(), Duration.ofMinutes(1)).orElseThrow();
+        counting.reset();
+        assertThatIllegalArgumentException().isThrownBy(() -> locks.tryAcquire(resource(), Duration.ofNanos(1_500_000)))
+                .withMessage("ttl must be a whole number of milliseconds, got PT0.0015S");
+        assertThatIllegalArgumentException().isThrownBy(() -> LockRequest.of("r", Duration.ofSeconds(1))
+                .withMinHold(Duration.ofNanos(10_000_001))).withMessageContaining("minHold must be a whole number");
+        assertThatIllegalArgumentException().isThrownBy(() -> lease.renew(Duration.ofNanos(1_000_001)))
+                .withMessageContaining("ttl must be a whole number of milliseconds");
+        assertThat(counting.statements()).isZero();
+        assertThat(lease.isLost()).isFalse();
+        lease.release();
+    }
+
+    @Test
     void releasingALeaseAlreadyKnownLostReturnsAtOnceWithoutAStatement() throws Exception {
         FlakyDataSource flaky = new FlakyDataSource(TestDatabase.H2.dataSource());
         try (LockManager manager = LockManager.builder(repository(flaky)).build()) {
