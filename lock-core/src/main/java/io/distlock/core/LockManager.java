@@ -2,15 +2,11 @@ package io.distlock.core;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 
 import javax.sql.DataSource;
 
@@ -51,13 +47,7 @@ public final class LockManager implements AutoCloseable {
 
     private final boolean interruptOnLoss;
 
-    private final LockEvents events;
-
-    private final Host host = new Host();
-
-    private final Set<Lease> activeLeases = ConcurrentHashMap.newKeySet();
-
-    private final AtomicLong lostLeases = new AtomicLong();
+    private final LeaseRegistry host;
 
     private LockManager(Builder builder) {
         this.repository = builder.repository;
@@ -65,7 +55,7 @@ public final class LockManager implements AutoCloseable {
         this.ownsWatchdog = builder.watchdog == null;
         this.watchdog = ownsWatchdog ? new LeaseWatchdog(repository, builder.watchdogSettings) : builder.watchdog;
         this.interruptOnLoss = builder.interruptOnLoss;
-        this.events = new LockEvents(builder.lostListeners, builder.observers);
+        this.host = new LeaseRegistry(repository, watchdog, new LockEvents(builder.lostListeners, builder.observers));
     }
 
     /**
@@ -246,7 +236,7 @@ public final class LockManager implements AutoCloseable {
                     request.ttl(), request.minHold(), sentAt, request.label()));
         }
         catch (RuntimeException ex) {
-            events.acquireFailed(request.label(), request.resource(), Duration.ofNanos(System.nanoTime() - start), ex);
+            host.events().acquireFailed(request.label(), request.resource(), Duration.ofNanos(System.nanoTime() - start), ex);
             throw ex;
         }
     }
@@ -254,11 +244,10 @@ public final class LockManager implements AutoCloseable {
     private Optional<Lease> observed(LockRequest request, long start, Optional<Lease> lease) {
         Duration elapsed = Duration.ofNanos(System.nanoTime() - start);
         if (lease.isPresent()) {
-            activeLeases.add(lease.get());
-            events.acquired(request.label(), lease.get(), elapsed);
+            host.acquired(request.label(), lease.get(), elapsed);
         }
         else {
-            events.held(request.label(), request.resource(), elapsed);
+            host.events().held(request.label(), request.resource(), elapsed);
         }
         return lease;
     }
@@ -269,9 +258,7 @@ public final class LockManager implements AutoCloseable {
      * @return a snapshot, ordered by resource
      */
     public List<Lease> activeLeases() {
-        // Leases dropped without a release leave here once their TTL has run out.
-        activeLeases.removeIf(lease -> lease.isReleased() || lease.isLost());
-        return activeLeases.stream().sorted(Comparator.comparing(Lease::resource)).toList();
+        return host.activeLeases();
     }
 
     /**
@@ -280,7 +267,7 @@ public final class LockManager implements AutoCloseable {
      * @return the count
      */
     public long lostLeaseCount() {
-        return lostLeases.get();
+        return host.lostCount();
     }
 
     /**
@@ -308,48 +295,6 @@ public final class LockManager implements AutoCloseable {
     public void close() {
         if (ownsWatchdog) {
             watchdog.close();
-        }
-    }
-
-    /** What this manager's leases see of it. */
-    private final class Host implements LeaseHost {
-
-        @Override
-        public LockRepository repository() {
-            return repository;
-        }
-
-        @Override
-        public void keepAlive(Renewable renewable, Duration maxHold) {
-            watchdog.watch(renewable, maxHold);
-        }
-
-        @Override
-        public void stopKeepingAlive(Renewable renewable) {
-            watchdog.unwatch(renewable);
-        }
-
-        @Override
-        public void renewed(Lease lease) {
-            events.renewed(lease);
-        }
-
-        @Override
-        public void renewalFailed(Lease lease, RuntimeException error) {
-            events.renewalFailed(lease, error);
-        }
-
-        @Override
-        public void lost(Lease lease, String reason, List<LeaseLostListener> leaseListeners) {
-            activeLeases.remove(lease);
-            lostLeases.incrementAndGet();
-            events.lost(lease, reason, leaseListeners);
-        }
-
-        @Override
-        public void released(Lease lease, Duration held) {
-            activeLeases.remove(lease);
-            events.released(lease, held);
         }
     }
 
