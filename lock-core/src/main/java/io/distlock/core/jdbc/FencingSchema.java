@@ -1,4 +1,4 @@
-package io.distlock.core.fencing;
+package io.distlock.core.jdbc;
 
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,4 +1,4 @@
-package io.distlock.core.fencing;
+package io.distlock.core.jdbc;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -156,7 +156,7 @@ abstract class FencingGuardContractTests {
     void missingTableFailsTheSchemaCheckNamingTheScript() {
         FencingGuard missing = FencingGuard.builder(dataSource()).tableName("no_such_fence_table").build();
         assertThatIllegalStateException().isThrownBy(missing::verifySchema)
-                .withMessageContaining("no_such_fence_table").withMessageContaining("io/distlock/core/fencing/schema-");
+                .withMessageContaining("no_such_fence_table").withMessageContaining("io/distlock/core/jdbc/dialect/fencing-schema-");
         fence.verifySchema();
     }
 

@@ -1,4 +1,4 @@
-package io.distlock.core.fencing;
+package io.distlock.core.jdbc;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -133,7 +133,7 @@ enum FencingStatements {
      * @return the location
      */
     String schemaLocation() {
-        return "io/distlock/core/fencing/" + schemaScript;
+        return "io/distlock/core/jdbc/dialect/fencing-" + schemaScript;
     }
 
     /**
