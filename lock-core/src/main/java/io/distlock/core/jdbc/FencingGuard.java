@@ -6,7 +6,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.Objects;
 import java.util.OptionalLong;
-import java.util.regex.Pattern;
 
 import javax.sql.DataSource;
 
@@ -53,9 +52,6 @@ public final class FencingGuard {
 
     /** The table name the schema scripts use. */
     public static final String DEFAULT_TABLE_NAME = "fencing_tokens";
-
-    private static final Pattern IDENTIFIER = Pattern.compile(
-            "([A-Za-z_][A-Za-z0-9_]{0,62}\\.)?[A-Za-z_][A-Za-z0-9_]{0,62}");
 
     private final DataSource dataSource;
 
@@ -191,12 +187,7 @@ public final class FencingGuard {
     }
 
     static String requireTableName(@Nullable String tableName) {
-        if (tableName == null || !IDENTIFIER.matcher(tableName).matches()) {
-            throw new IllegalArgumentException("Fencing table name '" + tableName + "' is not a plain SQL identifier: "
-                    + "use letters, digits and underscores, starting with a letter or underscore, optionally "
-                    + "prefixed by 'schema.'");
-        }
-        return tableName;
+        return SqlIdentifier.requireTableName("Fencing table name", tableName, SqlIdentifier.MAX_LENGTH);
     }
 
     private static void requireArguments(String name, long token) {
