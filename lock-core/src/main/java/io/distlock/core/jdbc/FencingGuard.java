@@ -15,6 +15,7 @@ import io.distlock.core.jdbc.dialect.LockDialects;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.dao.DataAccessException;
+import org.springframework.dao.DuplicateKeyException;
 import org.springframework.jdbc.UncategorizedSQLException;
 import org.springframework.jdbc.datasource.DataSourceUtils;
 import org.springframework.jdbc.support.SQLErrorCodeSQLExceptionTranslator;
@@ -57,7 +58,7 @@ public final class FencingGuard {
 
     private final String table;
 
-    private final FencingStatements statements;
+    private final LockDialect dialect;
 
     private final String admitSql;
 
@@ -68,8 +69,8 @@ public final class FencingGuard {
     private FencingGuard(DataSource dataSource, String table, LockDialect dialect) {
         this.dataSource = dataSource;
         this.table = table;
-        this.statements = FencingStatements.of(dialect);
-        this.admitSql = statements.admitSql(table);
+        this.dialect = dialect;
+        this.admitSql = dialect.fencingAdmit(table);
         this.lastTokenSql = "SELECT last_token FROM " + table + " WHERE name = ?";
         this.translator = new SQLErrorCodeSQLExceptionTranslator(dataSource);
     }
@@ -113,7 +114,26 @@ public final class FencingGuard {
                     + "check would commit apart from the write it guards; call setAutoCommit(false) first and commit "
                     + "the check together with the write");
         }
-        return statements.admit(connection, admitSql, name, token);
+        try {
+            return admitOnce(connection, name, token);
+        }
+        catch (SQLException ex) {
+            if (!(translator.translate("fenced write check", admitSql, ex) instanceof DuplicateKeyException)) {
+                throw ex;
+            }
+            // Two first writes of a brand-new name raced; the retry sees the other row.
+            return admitOnce(connection, name, token);
+        }
+    }
+
+    private FencingResult admitOnce(Connection connection, String name, long token) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement(admitSql)) {
+            statement.setString(1, name);
+            statement.setLong(2, token);
+            try (ResultSet rs = statement.executeQuery()) {
+                return rs.next() && rs.getLong(1) == token ? FencingResult.ACCEPTED : FencingResult.REFUSED;
+            }
+        }
     }
 
     /**
@@ -181,7 +201,7 @@ public final class FencingGuard {
         catch (SQLException ex) {
             throw new IllegalStateException("Fencing table '" + table + "' (columns name, last_token) is missing or "
                     + "unreadable: " + ex.getMessage().strip() + ". Create it with the script "
-                    + statements.schemaLocation() + " from the lock-core jar (renaming " + DEFAULT_TABLE_NAME + " to "
+                    + dialect.fencingSchemaLocation() + " from the lock-core jar (renaming " + DEFAULT_TABLE_NAME + " to "
                     + table + "), or FencingSchema.script(dialect, \"" + table + "\")", ex);
         }
     }
@@ -204,7 +224,7 @@ public final class FencingGuard {
 
     @Override
     public String toString() {
-        return "FencingGuard[table=" + table + ", database=" + statements + "]";
+        return "FencingGuard[table=" + table + ", database=" + dialect.name() + "]";
     }
 
     /**
@@ -237,7 +257,7 @@ public final class FencingGuard {
         /**
          * Sets the database's dialect instead of detecting it from the JDBC product name.
          *
-         * @param dialect one of {@link LockDialects}' dialects, or {@code null} to detect
+         * @param dialect the database's dialect, or {@code null} to detect
          * @return this builder
          */
         public Builder dialect(@Nullable LockDialect dialect) {
@@ -249,7 +269,8 @@ public final class FencingGuard {
          * Builds the guard, detecting the dialect when none was set.
          *
          * @return the guard
-         * @throws IllegalArgumentException when the database is not supported
+         * @throws IllegalStateException when the dialect is to be detected and the database is not supported or does
+         *     not answer
          */
         public FencingGuard build() {
             return new FencingGuard(dataSource, tableName, dialect != null ? dialect : LockDialects.detect(dataSource));

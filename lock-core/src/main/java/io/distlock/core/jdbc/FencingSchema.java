@@ -23,11 +23,11 @@ public final class FencingSchema {
      * @param dialect the database's dialect, as used for the lock table
      * @param tableName the fencing table's name: a plain SQL identifier, optionally schema-qualified
      * @return the script's text: {@code ;}-separated statements
-     * @throws IllegalArgumentException when the table name is not a plain identifier or the database is not supported
+     * @throws IllegalArgumentException when the table name is not a plain identifier
      */
     public static String script(LockDialect dialect, String tableName) {
         String table = FencingGuard.requireTableName(tableName);
-        String location = FencingStatements.of(dialect).schemaLocation();
+        String location = dialect.fencingSchemaLocation();
         try (InputStream in = FencingSchema.class.getClassLoader().getResourceAsStream(location)) {
             if (in == null) {
                 throw new IllegalStateException("Schema script " + location + " is missing from the class path");
