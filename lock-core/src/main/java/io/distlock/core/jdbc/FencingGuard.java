@@ -1,25 +1,20 @@
 package io.distlock.core.jdbc;
 
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Clock;
 import java.util.Objects;
 import java.util.OptionalLong;
 
 import javax.sql.DataSource;
 
 import io.distlock.core.LockArguments;
+import io.distlock.core.TimeSource;
 import io.distlock.core.jdbc.dialect.LockDialect;
 import io.distlock.core.jdbc.dialect.LockDialects;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.dao.DataAccessException;
-import org.springframework.dao.DuplicateKeyException;
-import org.springframework.jdbc.UncategorizedSQLException;
-import org.springframework.jdbc.datasource.DataSourceUtils;
-import org.springframework.jdbc.support.SQLErrorCodeSQLExceptionTranslator;
-import org.springframework.jdbc.support.SQLExceptionTranslator;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 /**
@@ -54,25 +49,26 @@ public final class FencingGuard {
     /** The table name the schema scripts use. */
     public static final String DEFAULT_TABLE_NAME = "fencing_tokens";
 
-    private final DataSource dataSource;
+    private static final String ADMIT = "fenced write check";
 
     private final String table;
 
     private final LockDialect dialect;
 
-    private final String admitSql;
+    private final StatementExecutor executor;
 
-    private final String lastTokenSql;
+    /** Inserts or raises the fence row; parameters name, token; returns the row's token when admitted. */
+    private final TimedStatement admit;
 
-    private final SQLExceptionTranslator translator;
+    private final TimedStatement lastToken;
 
     private FencingGuard(DataSource dataSource, String table, LockDialect dialect) {
-        this.dataSource = dataSource;
         this.table = table;
         this.dialect = dialect;
-        this.admitSql = dialect.fencingAdmit(table);
-        this.lastTokenSql = "SELECT last_token FROM " + table + " WHERE name = ?";
-        this.translator = new SQLErrorCodeSQLExceptionTranslator(dataSource);
+        this.executor = new StatementExecutor(dataSource, table, Clock.systemUTC());
+        this.admit = TimedStatement.compile(dialect.fencingAdmit(table), dialect, TimeSource.DATABASE);
+        this.lastToken = TimedStatement.compile("SELECT last_token FROM " + table + " WHERE name = ?", dialect,
+                TimeSource.DATABASE);
     }
 
     /**
@@ -114,26 +110,11 @@ public final class FencingGuard {
                     + "check would commit apart from the write it guards; call setAutoCommit(false) first and commit "
                     + "the check together with the write");
         }
-        try {
-            return admitOnce(connection, name, token);
-        }
-        catch (SQLException ex) {
-            if (!(translator.translate("fenced write check", admitSql, ex) instanceof DuplicateKeyException)) {
-                throw ex;
-            }
-            // Two first writes of a brand-new name raced; the retry sees the other row.
-            return admitOnce(connection, name, token);
-        }
-    }
-
-    private FencingResult admitOnce(Connection connection, String name, long token) throws SQLException {
-        try (PreparedStatement statement = connection.prepareStatement(admitSql)) {
-            statement.setString(1, name);
-            statement.setLong(2, token);
-            try (ResultSet rs = statement.executeQuery()) {
-                return rs.next() && rs.getLong(1) == token ? FencingResult.ACCEPTED : FencingResult.REFUSED;
-            }
-        }
+        // Two first writes of a brand-new name may race; the second run sees the other row.
+        boolean admitted = executor.againOnDuplicateKey(connection, ADMIT, admit,
+                c -> executor.queryOne(c, admit, rs -> rs.getLong(1), name, token))
+                .filter(last -> last == token).isPresent();
+        return admitted ? FencingResult.ACCEPTED : FencingResult.REFUSED;
     }
 
     /**
@@ -153,16 +134,7 @@ public final class FencingGuard {
             throw new IllegalStateException("Fenced write to '" + name + "' outside a transaction: run it in the "
                     + "Spring-managed transaction of the write it guards, or use admit(Connection, name, token)");
         }
-        Connection connection = DataSourceUtils.getConnection(dataSource);
-        try {
-            return admit(connection, name, token);
-        }
-        catch (SQLException ex) {
-            throw translate("fenced write check", admitSql, ex);
-        }
-        finally {
-            DataSourceUtils.releaseConnection(connection, dataSource);
-        }
+        return executor.inCurrentTransaction(ADMIT, admit, connection -> admit(connection, name, token));
     }
 
     /**
@@ -174,16 +146,9 @@ public final class FencingGuard {
      */
     public OptionalLong lastToken(String name) {
         LockArguments.requireResource(name);
-        try (Connection connection = dataSource.getConnection();
-                PreparedStatement statement = connection.prepareStatement(lastTokenSql)) {
-            statement.setString(1, name);
-            try (ResultSet rs = statement.executeQuery()) {
-                return rs.next() ? OptionalLong.of(rs.getLong(1)) : OptionalLong.empty();
-            }
-        }
-        catch (SQLException ex) {
-            throw translate("fencing token lookup", lastTokenSql, ex);
-        }
+        return executor.runAlone("fencing token lookup", lastToken,
+                connection -> executor.queryOne(connection, lastToken, rs -> rs.getLong(1), name))
+                .map(OptionalLong::of).orElseGet(OptionalLong::empty);
     }
 
     /**
@@ -192,18 +157,7 @@ public final class FencingGuard {
      * @throws IllegalStateException when the table is missing or lacks its columns
      */
     public void verifySchema() {
-        String check = "SELECT name, last_token FROM " + table + " WHERE 1 = 0";
-        try (Connection connection = dataSource.getConnection();
-                PreparedStatement statement = connection.prepareStatement(check);
-                ResultSet rs = statement.executeQuery()) {
-            rs.next();
-        }
-        catch (SQLException ex) {
-            throw new IllegalStateException("Fencing table '" + table + "' (columns name, last_token) is missing or "
-                    + "unreadable: " + ex.getMessage().strip() + ". Create it with the script "
-                    + dialect.fencingSchemaLocation() + " from the lock-core jar (renaming " + DEFAULT_TABLE_NAME + " to "
-                    + table + "), or FencingSchema.script(dialect, \"" + table + "\")", ex);
-        }
+        FencingSchema.verify(executor, dialect, table);
     }
 
     static String requireTableName(@Nullable String tableName) {
@@ -215,11 +169,6 @@ public final class FencingGuard {
         if (token < 0) {
             throw new IllegalArgumentException("fencing token must not be negative, got " + token);
         }
-    }
-
-    private DataAccessException translate(String task, String sql, SQLException ex) {
-        DataAccessException translated = translator.translate(task + " on " + table, sql, ex);
-        return translated != null ? translated : new UncategorizedSQLException(task, sql, ex);
     }
 
     @Override

@@ -1,16 +1,13 @@
 package io.distlock.core.jdbc;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
+import java.util.List;
 
 import io.distlock.core.jdbc.dialect.LockDialect;
 
 /**
  * The DDL that creates the fencing table, read from the script shipped for each database and renamed to the
- * configured table. The table holds one row per protected resource: its {@code name} and the {@code last_token}
- * it accepted.
+ * configured table, and the start-up check that it exists. The table holds one row per protected resource: its
+ * {@code name} and the {@code last_token} it accepted.
  */
 public final class FencingSchema {
 
@@ -27,16 +24,21 @@ public final class FencingSchema {
      */
     public static String script(LockDialect dialect, String tableName) {
         String table = FencingGuard.requireTableName(tableName);
-        String location = dialect.fencingSchemaLocation();
-        try (InputStream in = FencingSchema.class.getClassLoader().getResourceAsStream(location)) {
-            if (in == null) {
-                throw new IllegalStateException("Schema script " + location + " is missing from the class path");
-            }
-            String script = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-            return script.replace(FencingGuard.DEFAULT_TABLE_NAME, table);
-        }
-        catch (IOException ex) {
-            throw new UncheckedIOException("Cannot read schema script " + location, ex);
-        }
+        return LockSchema.read(dialect.fencingSchemaLocation()).replace(FencingGuard.DEFAULT_TABLE_NAME, table);
+    }
+
+    /**
+     * Checks that the fencing table and its columns exist, with a query that reads no row.
+     *
+     * @throws IllegalStateException when the table is missing, lacks its columns or cannot be read, naming the
+     *     script that creates it
+     */
+    static void verify(StatementExecutor executor, LockDialect dialect, String table) {
+        String check = "SELECT name, last_token FROM " + table + " WHERE 1 = 0";
+        executor.probe("verify fencing table", List.of(check), (ex, translated) -> new IllegalStateException(
+                "Fencing table '" + table + "' (columns name, last_token) is missing or unreadable: "
+                        + ex.getMessage().strip() + ". Create it with the script " + dialect.fencingSchemaLocation()
+                        + " from the lock-core jar (renaming " + FencingGuard.DEFAULT_TABLE_NAME + " to " + table
+                        + "), or FencingSchema.script(dialect, \"" + table + "\")", ex));
     }
 }

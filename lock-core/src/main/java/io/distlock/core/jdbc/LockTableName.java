@@ -15,6 +15,13 @@ public record LockTableName(String value) {
     /** The table name the schema scripts use. */
     public static final LockTableName DEFAULT = new LockTableName("distributed_locks");
 
+    /**
+     * Checks the name, leaving room in the table part for the sequence's suffix.
+     *
+     * @param value the table name, optionally schema-qualified
+     * @throws IllegalArgumentException when it is not a plain SQL identifier of at most 53 characters, optionally
+     *     prefixed by a schema
+     */
     public LockTableName {
         Objects.requireNonNull(value, "table name");
         SqlIdentifier.requireTableName("Lock table name", value, SqlIdentifier.MAX_LENGTH - SEQUENCE_SUFFIX.length());
