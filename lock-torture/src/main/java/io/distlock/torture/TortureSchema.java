@@ -8,7 +8,7 @@ import java.util.List;
 
 import javax.sql.DataSource;
 
-import io.distlock.core.fencing.FencingSchema;
+import io.distlock.core.jdbc.FencingSchema;
 import io.distlock.core.jdbc.LockSchema;
 import io.distlock.core.jdbc.LockTableName;
 

@@ -1,12 +1,9 @@
 package io.distlock.core.jdbc;
 
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -31,15 +28,6 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import org.springframework.dao.DataAccessException;
-import org.springframework.dao.DuplicateKeyException;
-import org.springframework.dao.PessimisticLockingFailureException;
-import org.springframework.jdbc.BadSqlGrammarException;
-import org.springframework.jdbc.UncategorizedSQLException;
-import org.springframework.jdbc.datasource.TransactionAwareDataSourceProxy;
-import org.springframework.jdbc.support.SQLErrorCodeSQLExceptionTranslator;
-import org.springframework.jdbc.support.SQLExceptionTranslator;
-
 /**
  * The lock table on plain JDBC. Every decision is one statement whose {@code WHERE} carries the whole condition,
  * with time read from the database clock (unless {@link TimeSource#APPLICATION} is chosen). Statements run on a
@@ -52,7 +40,11 @@ public final class JdbcLockRepository implements LockRepository {
 
     private static final Logger logger = LoggerFactory.getLogger(JdbcLockRepository.class);
 
-    private static final int MAX_ATTEMPTS = 3;
+    private static final String ACQUIRE = "distributed lock acquire";
+
+    private static final String RENEW = "distributed lock renew";
+
+    private static final String RELEASE = "distributed lock release";
 
     /**
      * Shortest retention of expired rows: an acquire that drew its token before a row was deleted must have inserted
@@ -63,31 +55,21 @@ public final class JdbcLockRepository implements LockRepository {
     /** Keeps durations inside what every database's interval arithmetic accepts. */
     private static final Duration MAX_DURATION = Duration.ofDays(3650);
 
-    private final DataSource dataSource;
-
     private final LockDialect dialect;
 
     private final LockTableName table;
 
-    private final TimeSource timeSource;
-
-    private final Clock clock;
-
     private final Duration maxTtl;
 
-    private final SQLExceptionTranslator translator;
+    private final StatementExecutor executor;
 
     private final LockStatements statements;
 
     private JdbcLockRepository(Builder builder, LockDialect dialect) {
-        this.dataSource = builder.dataSource instanceof TransactionAwareDataSourceProxy proxy
-                ? Objects.requireNonNull(proxy.getTargetDataSource()) : builder.dataSource;
         this.dialect = dialect;
         this.table = builder.table;
-        this.timeSource = builder.timeSource;
-        this.clock = builder.clock;
         this.maxTtl = builder.maxTtl;
-        this.translator = new SQLErrorCodeSQLExceptionTranslator(dataSource);
+        this.executor = new StatementExecutor(builder.dataSource, table, builder.clock);
         this.statements = new LockStatements(dialect, table, builder.timeSource);
     }
 
@@ -124,40 +106,21 @@ public final class JdbcLockRepository implements LockRepository {
         LockArguments.requireResource(resource);
         LockArguments.requireOwner(owner);
         long ttlMillis = LockArguments.requireTtl(ttl, maxTtl).toMillis();
-        return execute("acquire", statements.acquire, connection -> {
+        TimedStatement acquire = statements.acquire;
+        return executor.runAlone(ACQUIRE, acquire, connection -> {
             try {
-                return acquireOnce(connection, resource, owner, ttlMillis);
+                // Two first claims of a brand-new resource may race; the second run sees the winner's row.
+                return executor.againOnDuplicateKey(connection, ACQUIRE, acquire,
+                        c -> executor.queryOne(c, acquire, statements::record, resource, owner, ttlMillis))
+                        .filter(record -> record.owner().equals(owner));
             }
             catch (SQLException ex) {
-                if (!(translate("acquire", statements.acquire, ex) instanceof DuplicateKeyException)) {
-                    throw ex;
+                if (executor.isDuplicateKey(ACQUIRE, acquire, ex)) {
+                    return Optional.empty();
                 }
-                // Two first claims of a brand-new resource raced; the retry sees the winner's row.
-                try {
-                    return acquireOnce(connection, resource, owner, ttlMillis);
-                }
-                catch (SQLException again) {
-                    if (translate("acquire", statements.acquire, again) instanceof DuplicateKeyException) {
-                        return Optional.empty();
-                    }
-                    throw again;
-                }
+                throw ex;
             }
         });
-    }
-
-    private Optional<LockRecord> acquireOnce(Connection connection, String resource, String owner, long ttlMillis)
-            throws SQLException {
-        try (PreparedStatement statement = prepare(connection, statements.acquire, resource, owner, ttlMillis);
-                ResultSet rs = statement.executeQuery()) {
-            if (rs.next()) {
-                LockRecord record = readRecord(rs);
-                if (record.owner().equals(owner)) {
-                    return Optional.of(record);
-                }
-            }
-            return Optional.empty();
-        }
     }
 
     @Override
@@ -165,9 +128,9 @@ public final class JdbcLockRepository implements LockRepository {
         LockArguments.requireResource(resource);
         LockArguments.requireOwner(owner);
         long ttlMillis = LockArguments.requireTtl(ttl, maxTtl).toMillis();
-        return execute("renew", statements.renew, connection -> {
+        return executor.runAlone(RENEW, statements.renew, connection -> {
             Optional<LockRecord> renewed = statements.renewReturnsRow
-                    ? queryOne(connection, statements.renew, ttlMillis, resource, owner)
+                    ? executor.queryOne(connection, statements.renew, statements::record, ttlMillis, resource, owner)
                     : renewThenRead(connection, resource, owner, ttlMillis);
             if (renewed.isPresent()) {
                 return RenewResult.renewed(renewed.get());
@@ -179,10 +142,10 @@ public final class JdbcLockRepository implements LockRepository {
 
     private Optional<LockRecord> renewThenRead(Connection connection, String resource, String owner, long ttlMillis)
             throws SQLException {
-        if (update(connection, statements.renew, ttlMillis, resource, owner) == 0) {
+        if (executor.update(connection, statements.renew, ttlMillis, resource, owner) == 0) {
             return Optional.empty();
         }
-        return queryOne(connection, statements.findOwned, resource, owner);
+        return executor.queryOne(connection, statements.findOwned, statements::record, resource, owner);
     }
 
     @Override
@@ -194,16 +157,14 @@ public final class JdbcLockRepository implements LockRepository {
         for (int from = 0; from < keys.size(); from += batch) {
             List<LeaseKey> chunk = keys.subList(from, Math.min(keys.size(), from + batch));
             TimedStatement statement = statements.renewAll(chunk.size());
-            Object[] args = new Object[1 + chunk.size() * 2];
-            args[0] = ttlMillis;
-            Object[] pairs = pairs(chunk);
-            System.arraycopy(pairs, 0, args, 1, pairs.length);
-            List<LockRecord> records = execute("renew", statement, connection -> {
+            Object[] args = LockStatements.renewAllArguments(ttlMillis, chunk);
+            List<LockRecord> records = executor.runAlone(RENEW, statement, connection -> {
                 if (statements.renewReturnsRow) {
-                    return queryAll(connection, statement, args);
+                    return executor.queryAll(connection, statement, statements::record, args);
                 }
-                update(connection, statement, args);
-                return queryAll(connection, statements.findAllOwned(chunk.size()), pairs);
+                executor.update(connection, statement, args);
+                return executor.queryAll(connection, statements.findAllOwned(chunk.size()), statements::record,
+                        LockStatements.pairs(chunk));
             });
             for (LockRecord record : records) {
                 renewed.put(record.key(), record);
@@ -217,8 +178,8 @@ public final class JdbcLockRepository implements LockRepository {
         LockArguments.requireResource(resource);
         LockArguments.requireOwner(owner);
         long minHoldMillis = LockArguments.requireDuration("minHold", minHold, Duration.ZERO, maxTtl).toMillis();
-        return execute("release", statements.release, connection -> {
-            if (update(connection, statements.release, minHoldMillis, resource, owner) == 1) {
+        return executor.runAlone(RELEASE, statements.release, connection -> {
+            if (executor.update(connection, statements.release, minHoldMillis, resource, owner) == 1) {
                 return LockResult.APPLIED;
             }
             return refusal(connection, resource, owner);
@@ -231,177 +192,43 @@ public final class JdbcLockRepository implements LockRepository {
      * driver that counts changed rows, such as Connector/J with {@code useAffectedRows=true}): released.
      */
     private LockResult refusal(Connection connection, String resource, String owner) throws SQLException {
-        try (PreparedStatement statement = prepare(connection, statements.state, resource);
-                ResultSet rs = statement.executeQuery()) {
-            if (rs.next() && rs.getInt(2) == 1) {
-                return rs.getString(1).equals(owner) ? LockResult.APPLIED : LockResult.FORBIDDEN;
-            }
-            return LockResult.NOT_FOUND;
-        }
+        return executor.queryOne(connection, statements.liveOwner, rs -> rs.getString(1), resource)
+                .map(liveOwner -> liveOwner.equals(owner) ? LockResult.APPLIED : LockResult.FORBIDDEN)
+                .orElse(LockResult.NOT_FOUND);
     }
 
     @Override
     public Optional<LockRecord> find(String resource) {
         LockArguments.requireResource(resource);
-        return execute("find", statements.find, connection -> queryOne(connection, statements.find, resource));
+        return executor.runAlone("distributed lock find", statements.find,
+                connection -> executor.queryOne(connection, statements.find, statements::record, resource));
     }
 
     @Override
     public List<LockRecord> findAll() {
-        return execute("findAll", statements.findAll, connection -> queryAll(connection, statements.findAll));
+        return executor.runAlone("distributed lock findAll", statements.findAll,
+                connection -> executor.queryAll(connection, statements.findAll, statements::record));
     }
 
     @Override
     public int deleteExpired(Duration retention) {
         long millis = LockArguments.requireDuration("retention", retention, MIN_RETENTION, MAX_DURATION).toMillis();
-        int deleted = execute("deleteExpired", statements.deleteExpired,
-                connection -> update(connection, statements.deleteExpired, -millis));
+        int deleted = executor.runAlone("distributed lock deleteExpired", statements.deleteExpired,
+                connection -> executor.update(connection, statements.deleteExpired, -millis));
         if (deleted > 0) {
             logger.debug("Deleted {} lock rows expired more than {} ago from {}", deleted, retention, table);
         }
         return deleted;
     }
 
+    /**
+     * Checks that the lock table, its columns and its token sequence exist.
+     *
+     * @throws LockTableMissingException when one is missing, saying how to create them
+     */
     @Override
     public void verifySchema() {
-        String check = "SELECT " + LockDialect.COLUMNS + " FROM " + table + " WHERE 1 = 0";
-        String sequence = dialect.checkSequence(table.sequence());
-        try (Session session = open()) {
-            for (String sql : List.of(check, sequence)) {
-                try (PreparedStatement statement = session.connection().prepareStatement(sql);
-                        ResultSet rs = statement.executeQuery()) {
-                    rs.next();
-                }
-                catch (SQLException ex) {
-                    DataAccessException translated = translator.translate("verify lock table", sql, ex);
-                    if (translated instanceof BadSqlGrammarException) {
-                        throw new LockTableMissingException(missingTableMessage(ex), ex);
-                    }
-                    throw translated != null ? translated : new UncategorizedSQLException("verify", sql, ex);
-                }
-            }
-        }
-        catch (SQLException ex) {
-            throw Objects.requireNonNull(translate("verify lock table", null, ex));
-        }
-    }
-
-    private String missingTableMessage(SQLException ex) {
-        return "Lock table '" + table + "' (columns " + LockDialect.COLUMNS + ") or its token sequence '"
-                + table.sequence() + "' is missing in " + dialect.name() + ": " + ex.getMessage().strip()
-                + ". Create them with the script " + dialect.schemaLocation() + " from the lock-core jar"
-                + (table.equals(LockTableName.DEFAULT) ? "" : " (renaming distributed_locks to " + table + ")")
-                + ", or let the Spring Boot "
-                + "starter do it with distributed-lock.jdbc.initialize-schema=always";
-    }
-
-    private PreparedStatement prepare(Connection connection, TimedStatement timed, Object... args) throws SQLException {
-        PreparedStatement statement = connection.prepareStatement(timed.sql());
-        try {
-            timed.bind(statement, timeSource == TimeSource.APPLICATION ? clock.instant() : Instant.EPOCH, args);
-            return statement;
-        }
-        catch (SQLException | RuntimeException ex) {
-            statement.close();
-            throw ex;
-        }
-    }
-
-    private int update(Connection connection, TimedStatement timed, Object... args) throws SQLException {
-        try (PreparedStatement statement = prepare(connection, timed, args)) {
-            return statement.executeUpdate();
-        }
-    }
-
-    private Optional<LockRecord> queryOne(Connection connection, TimedStatement timed, Object... args)
-            throws SQLException {
-        try (PreparedStatement statement = prepare(connection, timed, args); ResultSet rs = statement.executeQuery()) {
-            return rs.next() ? Optional.of(readRecord(rs)) : Optional.empty();
-        }
-    }
-
-    private List<LockRecord> queryAll(Connection connection, TimedStatement timed, Object... args)
-            throws SQLException {
-        try (PreparedStatement statement = prepare(connection, timed, args); ResultSet rs = statement.executeQuery()) {
-            List<LockRecord> records = new ArrayList<>();
-            while (rs.next()) {
-                records.add(readRecord(rs));
-            }
-            return records;
-        }
-    }
-
-    private LockRecord readRecord(ResultSet rs) throws SQLException {
-        return new LockRecord(rs.getString(1), rs.getString(2), rs.getLong(3), dialect.readInstant(rs, 4),
-                dialect.readInstant(rs, 5));
-    }
-
-    private <T> T execute(String operation, TimedStatement timed, SqlWork<T> work) {
-        for (int attempt = 1;; attempt++) {
-            try (Session session = open()) {
-                return work.run(session.connection());
-            }
-            catch (SQLException ex) {
-                DataAccessException translated = translate(operation, timed, ex);
-                if (translated instanceof PessimisticLockingFailureException && attempt < MAX_ATTEMPTS) {
-                    logger.debug("Retrying {} after {} (attempt {})", operation, ex.getMessage(), attempt);
-                    continue;
-                }
-                throw translated;
-            }
-        }
-    }
-
-    private DataAccessException translate(String operation, @Nullable TimedStatement timed, SQLException ex) {
-        String sql = timed != null ? timed.sql() : null;
-        DataAccessException translated = translator.translate("distributed lock " + operation + " on " + table, sql, ex);
-        return translated != null ? translated : new UncategorizedSQLException(operation, sql, ex);
-    }
-
-    private Session open() throws SQLException {
-        Connection connection = dataSource.getConnection();
-        try {
-            boolean restoreManualCommit = !connection.getAutoCommit();
-            if (restoreManualCommit) {
-                connection.setAutoCommit(true);
-            }
-            return new Session(connection, restoreManualCommit);
-        }
-        catch (SQLException | RuntimeException ex) {
-            connection.close();
-            throw ex;
-        }
-    }
-
-    private static Object[] pairs(List<LeaseKey> keys) {
-        Object[] args = new Object[keys.size() * 2];
-        for (int i = 0; i < keys.size(); i++) {
-            args[2 * i] = keys.get(i).resource();
-            args[2 * i + 1] = keys.get(i).owner();
-        }
-        return args;
-    }
-
-    @FunctionalInterface
-    private interface SqlWork<T> {
-
-        T run(Connection connection) throws SQLException;
-    }
-
-    /** A pooled connection in autocommit, given back in the commit mode it came in. */
-    private record Session(Connection connection, boolean restoreManualCommit) implements AutoCloseable {
-
-        @Override
-        public void close() throws SQLException {
-            try {
-                if (restoreManualCommit) {
-                    connection.setAutoCommit(false);
-                }
-            }
-            finally {
-                connection.close();
-            }
-        }
+        LockSchema.verify(executor, dialect, table);
     }
 
     /**

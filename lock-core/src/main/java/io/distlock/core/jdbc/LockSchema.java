@@ -4,12 +4,15 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 
 import io.distlock.core.jdbc.dialect.LockDialect;
 
+import org.springframework.jdbc.BadSqlGrammarException;
+
 /**
  * The DDL that creates the lock table and its token sequence, read from the script shipped beside each dialect and
- * renamed to the configured table.
+ * renamed to the configured table, and the start-up check that they exist.
  */
 public final class LockSchema {
 
@@ -35,12 +38,42 @@ public final class LockSchema {
      * @return the script's text: {@code ;}-separated statements
      */
     public static String script(LockDialect dialect, LockTableName table) {
-        String location = dialect.schemaLocation();
+        return rename(read(dialect.schemaLocation()), table);
+    }
+
+    /**
+     * Checks that the lock table, its columns and its token sequence exist, with queries that read no row.
+     *
+     * @throws LockTableMissingException when one is missing, naming the script that creates them
+     */
+    static void verify(StatementExecutor executor, LockDialect dialect, LockTableName table) {
+        List<String> checks = List.of("SELECT " + LockDialect.COLUMNS + " FROM " + table + " WHERE 1 = 0",
+                dialect.checkSequence(table.sequence()));
+        executor.probe("verify lock table", checks, (ex, translated) -> translated instanceof BadSqlGrammarException
+                ? new LockTableMissingException(missingTableMessage(dialect, table, ex.getMessage()), ex)
+                : translated);
+    }
+
+    private static String missingTableMessage(LockDialect dialect, LockTableName table, String failure) {
+        return "Lock table '" + table + "' (columns " + LockDialect.COLUMNS + ") or its token sequence '"
+                + table.sequence() + "' is missing in " + dialect.name() + ": " + failure.strip()
+                + ". Create them with the script " + dialect.schemaLocation() + " from the lock-core jar"
+                + (table.equals(LockTableName.DEFAULT) ? "" : " (renaming distributed_locks to " + table + ")")
+                + ", or let the Spring Boot starter do it with distributed-lock.jdbc.initialize-schema=always";
+    }
+
+    /**
+     * Reads a schema script from the class path.
+     *
+     * @param location the script's class path location
+     * @return its text
+     */
+    static String read(String location) {
         try (InputStream in = LockSchema.class.getClassLoader().getResourceAsStream(location)) {
             if (in == null) {
                 throw new IllegalStateException("Schema script " + location + " is missing from the class path");
             }
-            return rename(new String(in.readAllBytes(), StandardCharsets.UTF_8), table);
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         }
         catch (IOException ex) {
             throw new UncheckedIOException("Cannot read schema script " + location, ex);

@@ -1,8 +1,13 @@
 package io.distlock.core.jdbc;
 
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
+import io.distlock.core.LeaseKey;
+import io.distlock.core.LockRecord;
 import io.distlock.core.TimeSource;
 import io.distlock.core.jdbc.dialect.LockDialect;
 
@@ -45,8 +50,8 @@ final class LockStatements {
     /** Every live lock. */
     final TimedStatement findAll;
 
-    /** The owner of a resource's row and whether it is live: tells refusals apart. */
-    final TimedStatement state;
+    /** The owner of a resource's live lock: tells refusals apart. */
+    final TimedStatement liveOwner;
 
     /** Deletes rows expired before now plus a (negative) number of milliseconds. */
     final TimedStatement deleteExpired;
@@ -73,14 +78,22 @@ final class LockStatements {
         this.findOwned = compile("SELECT %s FROM %s WHERE resource = ? AND owner = ?".formatted(COLUMNS, table));
         this.findAll = compile("SELECT %s FROM %s WHERE expires_at > %s ORDER BY resource"
                 .formatted(COLUMNS, table, NOW));
-        this.state = compile("SELECT owner, CASE WHEN expires_at > %s THEN 1 ELSE 0 END FROM %s WHERE resource = ?"
-                .formatted(NOW, table));
+        this.liveOwner = compile("SELECT owner FROM %s WHERE resource = ? AND expires_at > %s".formatted(table, NOW));
         this.deleteExpired = compile("DELETE FROM %s WHERE expires_at < %s"
                 .formatted(table, dialect.plusMillis(NOW, "?")));
     }
 
     /**
-     * Renews {@code size} live owned leases; parameters TTL ms, then resource and owner of each.
+     * Reads a lock row, as every statement returning rows returns it ({@link LockDialect#COLUMNS}).
+     */
+    LockRecord record(ResultSet rs) throws SQLException {
+        return new LockRecord(rs.getString(1), rs.getString(2), rs.getLong(3), dialect.readInstant(rs, 4),
+                dialect.readInstant(rs, 5));
+    }
+
+    /**
+     * Renews {@code size} live owned leases; parameters TTL ms, then resource and owner of each
+     * ({@link #renewAllArguments}).
      */
     TimedStatement renewAll(int size) {
         return renewAllBySize.computeIfAbsent(size, n -> {
@@ -89,6 +102,28 @@ final class LockStatements {
             String query = dialect.updateReturningRows(update);
             return compile(query != null ? query : update);
         });
+    }
+
+    /**
+     * The arguments of {@link #renewAll(int)}: the TTL, then resource and owner of each lease.
+     */
+    static Object[] renewAllArguments(long ttlMillis, List<LeaseKey> keys) {
+        Object[] args = new Object[1 + keys.size() * 2];
+        args[0] = ttlMillis;
+        System.arraycopy(pairs(keys), 0, args, 1, keys.size() * 2);
+        return args;
+    }
+
+    /**
+     * The arguments of {@link #findAllOwned(int)}: resource and owner of each lease.
+     */
+    static Object[] pairs(List<LeaseKey> keys) {
+        Object[] args = new Object[keys.size() * 2];
+        for (int i = 0; i < keys.size(); i++) {
+            args[2 * i] = keys.get(i).resource();
+            args[2 * i + 1] = keys.get(i).owner();
+        }
+        return args;
     }
 
     /**

@@ -1,7 +1,6 @@
 package io.distlock.core.jdbc;
 
 import java.util.Objects;
-import java.util.regex.Pattern;
 
 /**
  * The lock table's name, checked to be a plain SQL identifier (optionally schema-qualified) before it is ever put
@@ -11,18 +10,21 @@ import java.util.regex.Pattern;
  */
 public record LockTableName(String value) {
 
-    private static final Pattern IDENTIFIER = Pattern.compile("([A-Za-z_][A-Za-z0-9_]{0,62}\\.)?[A-Za-z_][A-Za-z0-9_]{0,52}");
+    private static final String SEQUENCE_SUFFIX = "_token_seq";
 
     /** The table name the schema scripts use. */
     public static final LockTableName DEFAULT = new LockTableName("distributed_locks");
 
+    /**
+     * Checks the name, leaving room in the table part for the sequence's suffix.
+     *
+     * @param value the table name, optionally schema-qualified
+     * @throws IllegalArgumentException when it is not a plain SQL identifier of at most 53 characters, optionally
+     *     prefixed by a schema
+     */
     public LockTableName {
         Objects.requireNonNull(value, "table name");
-        if (!IDENTIFIER.matcher(value).matches()) {
-            throw new IllegalArgumentException("Lock table name '" + value + "' is not a plain SQL identifier: use "
-                    + "letters, digits and underscores, starting with a letter or underscore, optionally prefixed by "
-                    + "'schema.', at most 53 characters for the table");
-        }
+        SqlIdentifier.requireTableName("Lock table name", value, SqlIdentifier.MAX_LENGTH - SEQUENCE_SUFFIX.length());
     }
 
     /**
@@ -31,7 +33,7 @@ public record LockTableName(String value) {
      * @return the sequence name
      */
     public String sequence() {
-        return value + "_token_seq";
+        return value + SEQUENCE_SUFFIX;
     }
 
     @Override

@@ -2,12 +2,14 @@ package io.distlock.core.jdbc;
 
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
 import io.distlock.core.TimeSource;
 import io.distlock.core.jdbc.dialect.LockDialect;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A statement whose {@link LockDialect#NOW} markers became the database clock or, in application-time mode, bound
@@ -65,13 +67,21 @@ final class TimedStatement {
      * Binds the arguments in order, and the current time wherever a marker was.
      *
      * @param statement the prepared {@link #sql()}
-     * @param now the application's current time, bound only in application-time mode
+     * @param clock the application's clock, read once, and only in application-time mode
      * @param args the statement's own parameters
      */
-    void bind(PreparedStatement statement, Instant now, Object... args) throws SQLException {
+    void bind(PreparedStatement statement, Clock clock, Object... args) throws SQLException {
+        @Nullable Instant now = null;
         int next = 0;
         for (int slot = 0; slot < timeSlots.length; slot++) {
-            Object value = timeSlots[slot] ? dialect.instantParameter(now) : args[next++];
+            Object value;
+            if (timeSlots[slot]) {
+                now = now != null ? now : clock.instant();
+                value = dialect.instantParameter(now);
+            }
+            else {
+                value = args[next++];
+            }
             statement.setObject(slot + 1, value);
         }
         if (next != args.length) {

@@ -30,8 +30,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The behaviour every database must show, written once: the lock's states (free, held, same owner, expired, the three
- * release outcomes, renewal) and the invariants of the library (atomic decisions under real thread races, database
+ * The behaviour every database must show, written once: the basic cases (free, held, same owner, expired, the three
+ * release outcomes, renewal) and the library's guarantees (atomic decisions under real thread races, database
  * time, owner-checked renew and release, monotonic fencing tokens, rows updated in place). Each database runs it in a
  * subclass of a few lines, in each time mode it supports.
  */

@@ -2,7 +2,7 @@ package io.distlock.sample.ledger;
 
 import javax.sql.DataSource;
 
-import io.distlock.core.fencing.FencingGuard;
+import io.distlock.core.jdbc.FencingGuard;
 
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;

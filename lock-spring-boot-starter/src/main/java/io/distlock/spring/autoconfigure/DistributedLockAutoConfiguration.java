@@ -12,6 +12,7 @@ import io.distlock.core.OwnerGenerator;
 import io.distlock.core.RandomOwnerGenerator;
 import io.distlock.core.WatchdogSettings;
 import io.distlock.core.jdbc.JdbcLockRepository;
+import io.distlock.core.jdbc.dialect.LockDialect;
 import io.distlock.core.jdbc.dialect.LockDialects;
 import io.distlock.spring.aop.DistributedLockAopConfiguration;
 
@@ -49,11 +50,13 @@ public final class DistributedLockAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean(LockRepository.class)
-    JdbcLockRepository lockRepository(DataSource dataSource, DistributedLockProperties properties) {
+    JdbcLockRepository lockRepository(DataSource dataSource, DistributedLockProperties properties,
+            ObjectProvider<LockDialect> lockDialect) {
         String dialect = properties.getDialect();
         return JdbcLockRepository.builder(dataSource)
             .tableName(properties.getTableName())
-            .dialect(dialect != null && !dialect.isBlank() ? LockDialects.byName(dialect) : null)
+            .dialect(lockDialect.getIfAvailable(
+                    () -> dialect != null && !dialect.isBlank() ? LockDialects.byName(dialect) : null))
             .timeSource(properties.getTimeSource())
             .maxTtl(properties.getMaxTtl())
             .build();
@@ -99,9 +102,9 @@ public final class DistributedLockAutoConfiguration {
         @Conditional(OnDistributedLockDatasourceInitializationCondition.class)
         DistributedLockDataSourceScriptDatabaseInitializer distributedLockDataSourceScriptDatabaseInitializer(
                 DataSource dataSource, DistributedLockJdbcProperties jdbcProperties,
-                DistributedLockProperties properties) {
+                DistributedLockProperties properties, ObjectProvider<LockDialect> lockDialect) {
             return new DistributedLockDataSourceScriptDatabaseInitializer(dataSource, jdbcProperties,
-                    properties.getTableName());
+                    properties.getTableName(), lockDialect.getIfAvailable());
         }
 
         static class OnDistributedLockDatasourceInitializationCondition extends OnDatabaseInitializationCondition {

@@ -12,15 +12,19 @@ import javax.sql.DataSource;
 
 import io.distlock.core.jdbc.LockSchema;
 import io.distlock.core.jdbc.LockTableName;
+import io.distlock.core.jdbc.dialect.LockDialect;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.jdbc.DatabaseDriver;
 import org.springframework.boot.jdbc.init.PropertiesBasedDataSourceScriptDatabaseInitializer;
 import org.springframework.core.io.ByteArrayResource;
 import org.springframework.core.io.Resource;
+import org.springframework.util.StringUtils;
 
 /**
  * Creates the lock table and its token sequence from the script for the database (H2, PostgreSQL, MariaDB), renamed
- * to the configured table name.
+ * to the configured table name. The script's platform is {@code distributed-lock.jdbc.platform} when set, else the
+ * {@linkplain LockDialect#platform() platform of the lock dialect} when one is given, else the JDBC driver's.
  */
 public class DistributedLockDataSourceScriptDatabaseInitializer
         extends PropertiesBasedDataSourceScriptDatabaseInitializer<DistributedLockJdbcProperties> {
@@ -39,8 +43,35 @@ public class DistributedLockDataSourceScriptDatabaseInitializer
      */
     public DistributedLockDataSourceScriptDatabaseInitializer(DataSource dataSource,
             DistributedLockJdbcProperties properties, String tableName) {
-        super(dataSource, properties, PLATFORMS);
+        this(dataSource, properties, tableName, null);
+    }
+
+    /**
+     * Creates the initializer for a database whose lock dialect is known.
+     *
+     * @param dataSource the data source holding the lock table
+     * @param properties where the script is and when it runs
+     * @param tableName the lock table's name, which replaces {@code distributed_locks} in the script
+     * @param dialect the lock dialect, whose platform picks the script unless the properties name one; {@code null}
+     *     to pick it from the JDBC driver
+     */
+    public DistributedLockDataSourceScriptDatabaseInitializer(DataSource dataSource,
+            DistributedLockJdbcProperties properties, String tableName, @Nullable LockDialect dialect) {
+        super(dataSource, withPlatform(properties, dialect), PLATFORMS);
         this.table = new LockTableName(tableName);
+    }
+
+    private static DistributedLockJdbcProperties withPlatform(DistributedLockJdbcProperties properties,
+            @Nullable LockDialect dialect) {
+        if (dialect == null || StringUtils.hasText(properties.getPlatform())) {
+            return properties;
+        }
+        DistributedLockJdbcProperties chosen = new DistributedLockJdbcProperties();
+        chosen.setSchema(properties.getSchema());
+        chosen.setInitializeSchema(properties.getInitializeSchema());
+        chosen.setContinueOnError(properties.isContinueOnError());
+        chosen.setPlatform(dialect.platform());
+        return chosen;
     }
 
     @Override

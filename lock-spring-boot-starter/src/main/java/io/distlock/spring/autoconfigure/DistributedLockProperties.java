@@ -47,7 +47,8 @@ public class DistributedLockProperties {
     private TimeSource timeSource = TimeSource.DATABASE;
 
     /**
-     * SQL dialect of the lock statements: h2, postgresql or mariadb. Detected from the database when not set.
+     * SQL dialect of the lock statements: h2, postgresql or mariadb. Detected from the database when not set, and
+     * ignored when the application defines a LockDialect bean.
      */
     private @Nullable String dialect;
 

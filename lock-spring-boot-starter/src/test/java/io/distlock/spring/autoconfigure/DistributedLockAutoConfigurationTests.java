@@ -2,6 +2,8 @@ package io.distlock.spring.autoconfigure;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -23,6 +25,8 @@ import io.distlock.core.WatchdogSettings;
 import io.distlock.core.jdbc.JdbcLockRepository;
 import io.distlock.core.jdbc.LockTableMissingException;
 import io.distlock.core.jdbc.LockTableName;
+import io.distlock.core.jdbc.dialect.LockDialect;
+import io.distlock.core.jdbc.dialect.LockDialects;
 import io.distlock.core.testsupport.TestDatabase;
 import io.distlock.spring.aop.DistributedLockAdvisor;
 import org.junit.jupiter.api.Test;
@@ -139,6 +143,49 @@ class DistributedLockAutoConfigurationTests {
                 assertThat(context).getBean(LeaseWatchdog.class).isSameAs(watchdog);
                 assertThat(context).getBean(LockManager.class).isSameAs(manager);
             });
+    }
+
+    @Test
+    void userDefinedLockDialectIsUsedForTheRepositoryAndPicksTheSchemaScript() {
+        LockDialect dialect = userDialect();
+        runner.withBean(LockDialect.class, () -> dialect)
+            .withPropertyValues("distributed-lock.dialect=postgresql",
+                    "distributed-lock.jdbc.schema=classpath:io/distlock/spring/autoconfigure/schema-@@platform@@.sql")
+            .run(context -> {
+                assertThat(context).hasNotFailed();
+                assertThat(context.getBean(JdbcLockRepository.class).dialect()).isSameAs(dialect);
+                DataSource dataSource = context.getBean(DataSource.class);
+                assertThat(rowCount(dataSource, "userdb_schema_marker")).as("the userdb script ran").isZero();
+                context.getBean(LockManager.class).tryAcquire("dialect", Duration.ofSeconds(5)).orElseThrow()
+                    .release();
+            });
+    }
+
+    @Test
+    void explicitSchemaPlatformWinsOverTheLockDialectBean() {
+        runner.withBean(LockDialect.class, DistributedLockAutoConfigurationTests::userDialect)
+            .withPropertyValues("distributed-lock.jdbc.platform=h2")
+            .run(context -> {
+                assertThat(context).hasNotFailed();
+                assertThat(rowCount(context.getBean(DataSource.class), "distributed_locks")).isZero();
+            });
+    }
+
+    /** A dialect of the application's own: H2's statements, under a platform of its own. */
+    private static LockDialect userDialect() {
+        LockDialect h2 = LockDialects.byName("h2");
+        return (LockDialect) Proxy.newProxyInstance(LockDialect.class.getClassLoader(),
+                new Class<?>[] { LockDialect.class }, (proxy, method, args) -> {
+                    if (method.getName().equals("platform")) {
+                        return "userdb";
+                    }
+                    try {
+                        return method.invoke(h2, args);
+                    }
+                    catch (InvocationTargetException ex) {
+                        throw ex.getCause();
+                    }
+                });
     }
 
     @Test

@@ -24,6 +24,16 @@ final class H2LockDialect implements LockDialect {
     }
 
     @Override
+    public String platform() {
+        return "h2";
+    }
+
+    @Override
+    public String fencingSchemaLocation() {
+        return "io/distlock/core/jdbc/dialect/fencing-schema-h2.sql";
+    }
+
+    @Override
     public String currentTimeExpression() {
         return "CURRENT_TIMESTAMP(6)";
     }
@@ -56,6 +66,23 @@ final class H2LockDialect implements LockDialect {
                 WHEN NOT MATCHED THEN INSERT (resource, owner, token, acquired_at, expires_at)
                     VALUES (s.resource, s.owner, NEXT VALUE FOR %2$s, {now}, %3$s))
                 """.formatted(table, sequence, plusMillis(NOW, "s.ttl_ms"));
+    }
+
+    /**
+     * A waiting update re-evaluates its condition on the row it locked; a row comes back only when it was inserted or
+     * raised. Two first writes of a brand-new name can collide on the primary key; H2 rolls back only the failed
+     * statement, and the retry takes the matched path.
+     */
+    @Override
+    public String fencingAdmit(String table) {
+        return """
+                SELECT last_token FROM FINAL TABLE (
+                MERGE INTO %s f
+                USING (VALUES (CAST(? AS VARCHAR(255)), CAST(? AS BIGINT))) AS s(name, token)
+                ON f.name = s.name
+                WHEN MATCHED AND f.last_token <= s.token THEN UPDATE SET last_token = s.token
+                WHEN NOT MATCHED THEN INSERT (name, last_token) VALUES (s.name, s.token))
+                """.formatted(table);
     }
 
     @Override

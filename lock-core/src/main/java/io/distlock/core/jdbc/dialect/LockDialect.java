@@ -7,11 +7,16 @@ import java.time.Instant;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What differs between databases in running the lock table atomically: the acquire statement, the clock, interval
- * arithmetic and how an {@code UPDATE} hands back the rows it changed. Statement texts may contain the marker
- * {@value #NOW}, which stands for the current time: the database clock by default, a bound parameter in
- * application-time mode. Rows are read with the columns {@code resource, owner, token, acquired_at, expires_at} in
- * that order.
+ * Everything that differs between databases in running the lock table and the fencing table atomically: the acquire
+ * and fencing statements, the clock, interval arithmetic, how an {@code UPDATE} hands back the rows it changed, where
+ * the schema scripts lie and which Spring Boot platform they are written for. Adding a database means implementing
+ * this interface and shipping its schema scripts: pass the implementation to
+ * {@code JdbcLockRepository.Builder.dialect} and {@code FencingGuard.Builder.dialect}, or define it as a bean for the
+ * Spring Boot starter.
+ *
+ * <p>Statement texts may contain the marker {@value #NOW}, which stands for the current time: the database clock by
+ * default, a bound parameter in application-time mode. Rows are read with the columns
+ * {@code resource, owner, token, acquired_at, expires_at} in that order.
  */
 public interface LockDialect {
 
@@ -35,6 +40,23 @@ public interface LockDialect {
      * @return a class path location
      */
     String schemaLocation();
+
+    /**
+     * The Spring Boot platform this database's schema scripts are written for: what replaces {@code @@platform@@} in
+     * a schema location such as {@code schema-@@platform@@.sql}.
+     *
+     * @return a platform id such as {@code postgresql}, or {@code mysql} for MariaDB
+     */
+    String platform();
+
+    /**
+     * Where the DDL script of the fencing table for this database lies on the class path. The script names the table
+     * {@code fencing_tokens}, with the columns {@code name} (the protected resource, primary key) and
+     * {@code last_token}.
+     *
+     * @return a class path location
+     */
+    String fencingSchemaLocation();
 
     /**
      * The database's own clock, in UTC, as fresh as the database allows within one statement.
@@ -70,6 +92,20 @@ public interface LockDialect {
      * @return the statement text
      */
     String acquire(String table, String sequence);
+
+    /**
+     * The fencing statement: one atomic decision, inside the writer's transaction, that inserts the fence row of a
+     * protected resource when it is absent, raises its {@code last_token} to the writer's token when that is at least
+     * as high, and otherwise leaves the row alone. The row stays locked until the transaction ends, and a statement
+     * waiting for that lock decides on the row as the other transaction left it. Parameters: name, token. Returns the
+     * row's {@code last_token} when the statement changed it, or the row's final state whatever the decision; the
+     * write is admitted when a row comes back carrying the writer's token. Two first writes of a brand-new name may
+     * collide on the primary key; the duplicate-key failure is retried once, which then sees the other row.
+     *
+     * @param table the fencing table's name
+     * @return the statement text
+     */
+    String fencingAdmit(String table);
 
     /**
      * Turns an {@code UPDATE} of the lock table into a query returning the changed rows' {@link #COLUMNS}.

@@ -25,6 +25,16 @@ final class MariaDbLockDialect implements LockDialect {
     }
 
     @Override
+    public String platform() {
+        return "mysql";
+    }
+
+    @Override
+    public String fencingSchemaLocation() {
+        return "io/distlock/core/jdbc/dialect/fencing-schema-mysql.sql";
+    }
+
+    @Override
     public String currentTimeExpression() {
         return "UTC_TIMESTAMP(6)";
     }
@@ -56,6 +66,20 @@ final class MariaDbLockDialect implements LockDialect {
                     expires_at = IF(owner = VALUES(owner), VALUES(expires_at), expires_at)
                 RETURNING resource, owner, token, acquired_at, expires_at
                 """.formatted(table, sequence, plusMillis(NOW, "?"));
+    }
+
+    /**
+     * The duplicate row is locked and read in its latest version, and the returned token is the row's final state.
+     * The affected-row count is not used, because Connector/J reports found rows by default.
+     */
+    @Override
+    public String fencingAdmit(String table) {
+        return """
+                INSERT INTO %s (name, last_token) VALUES (?, ?)
+                ON DUPLICATE KEY UPDATE
+                    last_token = IF(last_token <= VALUES(last_token), VALUES(last_token), last_token)
+                RETURNING last_token
+                """.formatted(table);
     }
 
     @Override

@@ -24,6 +24,16 @@ final class PostgreSqlLockDialect implements LockDialect {
     }
 
     @Override
+    public String platform() {
+        return "postgresql";
+    }
+
+    @Override
+    public String fencingSchemaLocation() {
+        return "io/distlock/core/jdbc/dialect/fencing-schema-postgresql.sql";
+    }
+
+    @Override
     public String currentTimeExpression() {
         return "clock_timestamp()";
     }
@@ -53,6 +63,20 @@ final class PostgreSqlLockDialect implements LockDialect {
                 WHERE l.owner = EXCLUDED.owner OR l.expires_at <= {now}
                 RETURNING l.resource, l.owner, l.token, l.acquired_at, l.expires_at
                 """.formatted(table, sequence, plusMillis(NOW, "?"));
+    }
+
+    /**
+     * Under READ COMMITTED the conflicting row is locked and the {@code WHERE} is evaluated on its latest committed
+     * version; a row comes back only when it was inserted or raised.
+     */
+    @Override
+    public String fencingAdmit(String table) {
+        return """
+                INSERT INTO %s AS f (name, last_token) VALUES (?, ?)
+                ON CONFLICT (name) DO UPDATE SET last_token = EXCLUDED.last_token
+                WHERE f.last_token <= EXCLUDED.last_token
+                RETURNING f.last_token
+                """.formatted(table);
     }
 
     @Override

@@ -1,25 +1,20 @@
-package io.distlock.core.fencing;
+package io.distlock.core.jdbc;
 
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Clock;
 import java.util.Objects;
 import java.util.OptionalLong;
-import java.util.regex.Pattern;
 
 import javax.sql.DataSource;
 
 import io.distlock.core.LockArguments;
+import io.distlock.core.TimeSource;
 import io.distlock.core.jdbc.dialect.LockDialect;
 import io.distlock.core.jdbc.dialect.LockDialects;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.dao.DataAccessException;
-import org.springframework.jdbc.UncategorizedSQLException;
-import org.springframework.jdbc.datasource.DataSourceUtils;
-import org.springframework.jdbc.support.SQLErrorCodeSQLExceptionTranslator;
-import org.springframework.jdbc.support.SQLExceptionTranslator;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 /**
@@ -54,28 +49,26 @@ public final class FencingGuard {
     /** The table name the schema scripts use. */
     public static final String DEFAULT_TABLE_NAME = "fencing_tokens";
 
-    private static final Pattern IDENTIFIER = Pattern.compile(
-            "([A-Za-z_][A-Za-z0-9_]{0,62}\\.)?[A-Za-z_][A-Za-z0-9_]{0,62}");
-
-    private final DataSource dataSource;
+    private static final String ADMIT = "fenced write check";
 
     private final String table;
 
-    private final FencingStatements statements;
+    private final LockDialect dialect;
 
-    private final String admitSql;
+    private final StatementExecutor executor;
 
-    private final String lastTokenSql;
+    /** Inserts or raises the fence row; parameters name, token; returns the row's token when admitted. */
+    private final TimedStatement admit;
 
-    private final SQLExceptionTranslator translator;
+    private final TimedStatement lastToken;
 
     private FencingGuard(DataSource dataSource, String table, LockDialect dialect) {
-        this.dataSource = dataSource;
         this.table = table;
-        this.statements = FencingStatements.of(dialect);
-        this.admitSql = statements.admitSql(table);
-        this.lastTokenSql = "SELECT last_token FROM " + table + " WHERE name = ?";
-        this.translator = new SQLErrorCodeSQLExceptionTranslator(dataSource);
+        this.dialect = dialect;
+        this.executor = new StatementExecutor(dataSource, table, Clock.systemUTC());
+        this.admit = TimedStatement.compile(dialect.fencingAdmit(table), dialect, TimeSource.DATABASE);
+        this.lastToken = TimedStatement.compile("SELECT last_token FROM " + table + " WHERE name = ?", dialect,
+                TimeSource.DATABASE);
     }
 
     /**
@@ -117,7 +110,11 @@ public final class FencingGuard {
                     + "check would commit apart from the write it guards; call setAutoCommit(false) first and commit "
                     + "the check together with the write");
         }
-        return statements.admit(connection, admitSql, name, token);
+        // Two first writes of a brand-new name may race; the second run sees the other row.
+        boolean admitted = executor.againOnDuplicateKey(connection, ADMIT, admit,
+                c -> executor.queryOne(c, admit, rs -> rs.getLong(1), name, token))
+                .filter(last -> last == token).isPresent();
+        return admitted ? FencingResult.ACCEPTED : FencingResult.REFUSED;
     }
 
     /**
@@ -137,16 +134,7 @@ public final class FencingGuard {
             throw new IllegalStateException("Fenced write to '" + name + "' outside a transaction: run it in the "
                     + "Spring-managed transaction of the write it guards, or use admit(Connection, name, token)");
         }
-        Connection connection = DataSourceUtils.getConnection(dataSource);
-        try {
-            return admit(connection, name, token);
-        }
-        catch (SQLException ex) {
-            throw translate("fenced write check", admitSql, ex);
-        }
-        finally {
-            DataSourceUtils.releaseConnection(connection, dataSource);
-        }
+        return executor.inCurrentTransaction(ADMIT, admit, connection -> admit(connection, name, token));
     }
 
     /**
@@ -158,16 +146,9 @@ public final class FencingGuard {
      */
     public OptionalLong lastToken(String name) {
         LockArguments.requireResource(name);
-        try (Connection connection = dataSource.getConnection();
-                PreparedStatement statement = connection.prepareStatement(lastTokenSql)) {
-            statement.setString(1, name);
-            try (ResultSet rs = statement.executeQuery()) {
-                return rs.next() ? OptionalLong.of(rs.getLong(1)) : OptionalLong.empty();
-            }
-        }
-        catch (SQLException ex) {
-            throw translate("fencing token lookup", lastTokenSql, ex);
-        }
+        return executor.runAlone("fencing token lookup", lastToken,
+                connection -> executor.queryOne(connection, lastToken, rs -> rs.getLong(1), name))
+                .map(OptionalLong::of).orElseGet(OptionalLong::empty);
     }
 
     /**
@@ -176,27 +157,11 @@ public final class FencingGuard {
      * @throws IllegalStateException when the table is missing or lacks its columns
      */
     public void verifySchema() {
-        String check = "SELECT name, last_token FROM " + table + " WHERE 1 = 0";
-        try (Connection connection = dataSource.getConnection();
-                PreparedStatement statement = connection.prepareStatement(check);
-                ResultSet rs = statement.executeQuery()) {
-            rs.next();
-        }
-        catch (SQLException ex) {
-            throw new IllegalStateException("Fencing table '" + table + "' (columns name, last_token) is missing or "
-                    + "unreadable: " + ex.getMessage().strip() + ". Create it with the script "
-                    + statements.schemaLocation() + " from the lock-core jar (renaming " + DEFAULT_TABLE_NAME + " to "
-                    + table + "), or FencingSchema.script(dialect, \"" + table + "\")", ex);
-        }
+        FencingSchema.verify(executor, dialect, table);
     }
 
     static String requireTableName(@Nullable String tableName) {
-        if (tableName == null || !IDENTIFIER.matcher(tableName).matches()) {
-            throw new IllegalArgumentException("Fencing table name '" + tableName + "' is not a plain SQL identifier: "
-                    + "use letters, digits and underscores, starting with a letter or underscore, optionally "
-                    + "prefixed by 'schema.'");
-        }
-        return tableName;
+        return SqlIdentifier.requireTableName("Fencing table name", tableName, SqlIdentifier.MAX_LENGTH);
     }
 
     private static void requireArguments(String name, long token) {
@@ -206,14 +171,9 @@ public final class FencingGuard {
         }
     }
 
-    private DataAccessException translate(String task, String sql, SQLException ex) {
-        DataAccessException translated = translator.translate(task + " on " + table, sql, ex);
-        return translated != null ? translated : new UncategorizedSQLException(task, sql, ex);
-    }
-
     @Override
     public String toString() {
-        return "FencingGuard[table=" + table + ", database=" + statements + "]";
+        return "FencingGuard[table=" + table + ", database=" + dialect.name() + "]";
     }
 
     /**
@@ -246,7 +206,7 @@ public final class FencingGuard {
         /**
          * Sets the database's dialect instead of detecting it from the JDBC product name.
          *
-         * @param dialect one of {@link LockDialects}' dialects, or {@code null} to detect
+         * @param dialect the database's dialect, or {@code null} to detect
          * @return this builder
          */
         public Builder dialect(@Nullable LockDialect dialect) {
@@ -258,7 +218,8 @@ public final class FencingGuard {
          * Builds the guard, detecting the dialect when none was set.
          *
          * @return the guard
-         * @throws IllegalArgumentException when the database is not supported
+         * @throws IllegalStateException when the dialect is to be detected and the database is not supported or does
+         *     not answer
          */
         public FencingGuard build() {
             return new FencingGuard(dataSource, tableName, dialect != null ? dialect : LockDialects.detect(dataSource));

@@ -1,5 +1,7 @@
-package io.distlock.core.fencing;
+package io.distlock.core.jdbc;
 
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -19,6 +21,7 @@ import java.util.stream.LongStream;
 
 import javax.sql.DataSource;
 
+import io.distlock.core.jdbc.dialect.LockDialect;
 import io.distlock.core.testsupport.TestDatabase;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -156,8 +159,36 @@ abstract class FencingGuardContractTests {
     void missingTableFailsTheSchemaCheckNamingTheScript() {
         FencingGuard missing = FencingGuard.builder(dataSource()).tableName("no_such_fence_table").build();
         assertThatIllegalStateException().isThrownBy(missing::verifySchema)
-                .withMessageContaining("no_such_fence_table").withMessageContaining("io/distlock/core/fencing/schema-");
+                .withMessageContaining("no_such_fence_table").withMessageContaining("io/distlock/core/jdbc/dialect/fencing-schema-");
         fence.verifySchema();
+    }
+
+    @Test
+    void aDialectImplementedOutsideTheLibraryBringsItsOwnFencingStatementAndScript() throws Exception {
+        LockDialect database = database().dialect();
+        List<String> asked = new ArrayList<>();
+        LockDialect own = (LockDialect) Proxy.newProxyInstance(LockDialect.class.getClassLoader(),
+                new Class<?>[] {LockDialect.class}, (proxy, method, args) -> {
+                    asked.add(method.getName());
+                    try {
+                        return method.invoke(database, args);
+                    }
+                    catch (InvocationTargetException ex) {
+                        throw ex.getCause();
+                    }
+                });
+        assertThat(FencingSchema.script(own, fenceTable)).isEqualTo(FencingSchema.script(database, fenceTable));
+        assertThat(asked).contains("fencingSchemaLocation");
+        FencingGuard guard = FencingGuard.builder(dataSource()).tableName(fenceTable).dialect(own).build();
+        assertThat(asked).contains("fencingAdmit");
+        String name = name();
+        try (Connection connection = dataSource().getConnection()) {
+            connection.setAutoCommit(false);
+            assertThat(guard.admit(connection, name, 3)).isEqualTo(FencingResult.ACCEPTED);
+            assertThat(guard.admit(connection, name, 2)).isEqualTo(FencingResult.REFUSED);
+            connection.commit();
+        }
+        assertThat(fence.lastToken(name)).hasValue(3);
     }
 
     @Test

@@ -1,4 +1,4 @@
-package io.distlock.core.fencing;
+package io.distlock.core.jdbc;
 
 /**
  * What a {@link FencingGuard} decided about one write.

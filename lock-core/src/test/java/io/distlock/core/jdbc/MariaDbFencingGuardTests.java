@@ -1,4 +1,4 @@
-package io.distlock.core.fencing;
+package io.distlock.core.jdbc;
 
 import io.distlock.core.testsupport.TestDatabase;
 
