@@ -1,6 +1,7 @@
 package io.distlock.core;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.function.Consumer;
 
@@ -46,6 +47,22 @@ final class LockEvents {
 
     void released(Lease lease, Duration held) {
         notifyObservers(observer -> observer.released(lease, held));
+    }
+
+    void slotRan(String label, Instant slot, SlotRunOutcome outcome) {
+        notifyObservers(observer -> observer.slotRan(label, slot, outcome));
+    }
+
+    void slotSkipped(String label, Instant slot, SlotOutcome.Status why) {
+        notifyObservers(observer -> observer.slotSkipped(label, slot, why));
+    }
+
+    void slotsMissed(String label, List<Instant> missed) {
+        notifyObservers(observer -> observer.slotsMissed(label, missed));
+    }
+
+    void slotCrashed(String label, Instant slot) {
+        notifyObservers(observer -> observer.slotCrashed(label, slot));
     }
 
     /** Logs the loss at WARN, then tells the lease's own listeners, the manager's listeners and the observers. */

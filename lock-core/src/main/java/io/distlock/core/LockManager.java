@@ -49,13 +49,17 @@ public final class LockManager implements AutoCloseable {
 
     private final LeaseRegistry host;
 
+    private final SlotRuns slots;
+
     private LockManager(Builder builder) {
         this.repository = builder.repository;
         this.ownerGenerator = builder.ownerGenerator;
         this.ownsWatchdog = builder.watchdog == null;
         this.watchdog = ownsWatchdog ? new LeaseWatchdog(repository, builder.watchdogSettings) : builder.watchdog;
         this.interruptOnLoss = builder.interruptOnLoss;
-        this.host = new LeaseRegistry(repository, watchdog, new LockEvents(builder.lostListeners, builder.observers));
+        LockEvents events = new LockEvents(builder.lostListeners, builder.observers);
+        this.host = new LeaseRegistry(repository, watchdog, events);
+        this.slots = new SlotRuns(this, events);
     }
 
     /**
@@ -132,6 +136,27 @@ public final class LockManager implements AutoCloseable {
             throw ex;
         }
         return LockOutcome.ran(value, finish(lease, interrupter));
+    }
+
+    /**
+     * Runs the work of one scheduled slot of a job exactly once across replicas: under the job's lock, claims the slot
+     * only if it is later than the job's last claimed slot (or, at least once, a slot whose run crashed), tells
+     * crashed and missed slots, runs the work with the slot bound to the thread ({@link SlotExecution#current()}),
+     * and records how the run ended in the slot history. A late replica — clock skew, a pause, a slow start, even a
+     * skew larger than the period — finds its slot already claimed and skips it.
+     *
+     * @param request the job, the slot and the policies
+     * @param work the slot's work
+     * @param <T> what the work returns
+     * @param <E> what the work may throw
+     * @return how the call ended
+     * @throws E what the work threw (the run is recorded as failed)
+     * @throws org.springframework.dao.DataAccessException when the database does not answer: the slot does not run,
+     *     and the next claim counts it as missed
+     */
+    public <T, E extends Throwable> SlotOutcome<T> runOncePerSlot(SlotRequest request, LockedWork<T, E> work)
+            throws E {
+        return slots.run(request, Objects.requireNonNull(work, "work"));
     }
 
     /** Ends guarded work: stops interrupting, releases the lease, and says whether it was lost. */

@@ -1,6 +1,8 @@
 package io.distlock.core;
 
 import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
 
 /**
  * Told about every lock event of a {@link LockManager}: what metrics, tracing or audit logs hook into. Every method
@@ -73,5 +75,43 @@ public interface LockObserver {
      * @param held how long it was held, from acquisition to release
      */
     default void released(Lease lease, Duration held) {
+    }
+
+    /**
+     * A claimed slot's run ended.
+     *
+     * @param name the job's label for metrics
+     * @param slot the slot
+     * @param outcome how the run ended
+     */
+    default void slotRan(String name, Instant slot, SlotRunOutcome outcome) {
+    }
+
+    /**
+     * A slot was not run here: the job's lock was held elsewhere, or the slot was already claimed.
+     *
+     * @param name the job's label for metrics
+     * @param slot the slot
+     * @param why {@link SlotOutcome.Status#LOCKED} or {@link SlotOutcome.Status#ALREADY_CLAIMED}
+     */
+    default void slotSkipped(String name, Instant slot, SlotOutcome.Status why) {
+    }
+
+    /**
+     * Slots were missed: no replica ran them.
+     *
+     * @param name the job's label for metrics
+     * @param missed the missed slots, oldest first
+     */
+    default void slotsMissed(String name, List<Instant> missed) {
+    }
+
+    /**
+     * A slot's run was found never to have finished: its holder stopped mid-run.
+     *
+     * @param name the job's label for metrics
+     * @param slot the crashed slot
+     */
+    default void slotCrashed(String name, Instant slot) {
     }
 }

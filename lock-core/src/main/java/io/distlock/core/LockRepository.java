@@ -1,10 +1,13 @@
 package io.distlock.core;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+
+import org.jspecify.annotations.Nullable;
 
 /**
  * The lock table's operations, each decided atomically by the database with an explicit owner.
@@ -89,6 +92,46 @@ public interface LockRepository {
      * @return how many rows were deleted
      */
     int deleteExpired(Duration retention);
+
+    /**
+     * Claims a scheduled slot of a job whose lock {@code owner} holds: in one decision, only if the slot is later than
+     * the job's last claimed slot — or, with {@code rerunUnfinished}, the same slot whose run never finished, claimed
+     * by an earlier token, and not run again yet. A stale or foreign owner claims nothing.
+     *
+     * @param job the job: the resource of its lock
+     * @param owner the owner token that holds the job's lock
+     * @param slot the scheduled fire time to claim
+     * @param rerunUnfinished whether an unfinished run of the same slot may be run again (at-least-once)
+     * @return what the claim decided, and what it found of the slot claimed before
+     * @throws UnsupportedOperationException when the store keeps no slots
+     */
+    default SlotClaim claimSlot(String job, String owner, Instant slot, boolean rerunUnfinished) {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " does not keep scheduled slots");
+    }
+
+    /**
+     * Records how the run of a claimed slot ended. Only the run that claimed it (its fencing token) changes anything.
+     *
+     * @param job the job
+     * @param slot the claimed slot
+     * @param token the fencing token of the run's lease
+     * @param outcome how the run ended
+     * @throws UnsupportedOperationException when the store keeps no slots
+     */
+    default void finishSlot(String job, Instant slot, long token, SlotRunOutcome outcome) {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " does not keep scheduled slots");
+    }
+
+    /**
+     * The latest slot runs, newest first.
+     *
+     * @param job the job, or {@code null} for every job
+     * @param limit how many runs at most (per job when {@code job} is {@code null})
+     * @return the runs; empty when the store keeps no slots
+     */
+    default List<SlotRun> recentSlotRuns(@Nullable String job, int limit) {
+        return List.of();
+    }
 
     /**
      * Told by the watchdog whether it keeps leases alive, so that a store can hold back what renewals need — such as a

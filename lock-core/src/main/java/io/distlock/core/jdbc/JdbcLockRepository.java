@@ -4,6 +4,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -21,12 +22,17 @@ import io.distlock.core.LockRecord;
 import io.distlock.core.LockRepository;
 import io.distlock.core.LockResult;
 import io.distlock.core.RenewResult;
+import io.distlock.core.SlotClaim;
+import io.distlock.core.SlotRun;
+import io.distlock.core.SlotRunOutcome;
 import io.distlock.core.TimeSource;
 import io.distlock.core.jdbc.dialect.LockDialect;
 import io.distlock.core.jdbc.dialect.LockDialects;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+
+import org.springframework.jdbc.BadSqlGrammarException;
 
 /**
  * The lock table on plain JDBC. Every decision is one statement whose {@code WHERE} carries the whole condition,
@@ -65,12 +71,15 @@ public final class JdbcLockRepository implements LockRepository {
 
     private final LockStatements statements;
 
+    private final JdbcSlotStore slots;
+
     private JdbcLockRepository(Builder builder, LockDialect dialect) {
         this.dialect = dialect;
         this.table = builder.table;
         this.maxTtl = builder.maxTtl;
         this.executor = new StatementExecutor(builder.dataSource, table, builder.clock);
         this.statements = new LockStatements(dialect, table, builder.timeSource);
+        this.slots = new JdbcSlotStore(executor, dialect, table, builder.timeSource);
     }
 
     /**
@@ -213,12 +222,35 @@ public final class JdbcLockRepository implements LockRepository {
     @Override
     public int deleteExpired(Duration retention) {
         long millis = LockArguments.requireDuration("retention", retention, MIN_RETENTION, MAX_DURATION).toMillis();
-        int deleted = executor.runAlone("distributed lock deleteExpired", statements.deleteExpired,
-                connection -> executor.update(connection, statements.deleteExpired, -millis));
+        int deleted;
+        try {
+            // Rows of scheduled jobs stay: they carry the job's last claimed slot.
+            deleted = executor.runAlone("distributed lock deleteExpired", statements.deleteExpiredKeepingJobs,
+                    connection -> executor.update(connection, statements.deleteExpiredKeepingJobs, -millis));
+        }
+        catch (BadSqlGrammarException noSlotColumns) {
+            deleted = executor.runAlone("distributed lock deleteExpired", statements.deleteExpired,
+                    connection -> executor.update(connection, statements.deleteExpired, -millis));
+        }
         if (deleted > 0) {
             logger.debug("Deleted {} lock rows expired more than {} ago from {}", deleted, retention, table);
         }
         return deleted;
+    }
+
+    @Override
+    public SlotClaim claimSlot(String job, String owner, Instant slot, boolean rerunUnfinished) {
+        return slots.claim(job, owner, slot, rerunUnfinished);
+    }
+
+    @Override
+    public void finishSlot(String job, Instant slot, long token, SlotRunOutcome outcome) {
+        slots.finish(job, slot, token, outcome);
+    }
+
+    @Override
+    public List<SlotRun> recentSlotRuns(@Nullable String job, int limit) {
+        return slots.recent(job, limit);
     }
 
     /**

@@ -42,6 +42,18 @@ public final class LockSchema {
     }
 
     /**
+     * Returns the script that adds the scheduled-slot columns and table to a lock table made by distlock 0.1, naming
+     * the given table; it can run again safely.
+     *
+     * @param dialect the database's dialect
+     * @param table the lock table's name
+     * @return the script's text: {@code ;}-separated statements
+     */
+    public static String upgradeSlotsScript(LockDialect dialect, LockTableName table) {
+        return rename(read(JdbcSlotStore.upgradeLocation(dialect)), table);
+    }
+
+    /**
      * Checks that the lock table, its columns and its token sequence exist, with queries that read no row.
      *
      * @throws LockTableMissingException when one is missing, naming the script that creates them

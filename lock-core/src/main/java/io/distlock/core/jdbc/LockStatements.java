@@ -56,6 +56,9 @@ final class LockStatements {
     /** Deletes rows expired before now plus a (negative) number of milliseconds. */
     final TimedStatement deleteExpired;
 
+    /** Deletes as {@link #deleteExpired}, keeping the rows of scheduled jobs, which carry their last claimed slot. */
+    final TimedStatement deleteExpiredKeepingJobs;
+
     private final Map<Integer, TimedStatement> renewAllBySize = new ConcurrentHashMap<>();
 
     private final Map<Integer, TimedStatement> findAllOwnedBySize = new ConcurrentHashMap<>();
@@ -80,6 +83,8 @@ final class LockStatements {
                 .formatted(COLUMNS, table, NOW));
         this.liveOwner = compile("SELECT owner FROM %s WHERE resource = ? AND expires_at > %s".formatted(table, NOW));
         this.deleteExpired = compile("DELETE FROM %s WHERE expires_at < %s"
+                .formatted(table, dialect.plusMillis(NOW, "?")));
+        this.deleteExpiredKeepingJobs = compile("DELETE FROM %s WHERE expires_at < %s AND slot_at IS NULL"
                 .formatted(table, dialect.plusMillis(NOW, "?")));
     }
 

@@ -162,6 +162,7 @@ public enum TestDatabase {
      * @param table the table made by {@link #createLockTable()}
      */
     public void dropLockTable(LockTableName table) {
+        execute("DROP TABLE IF EXISTS " + table + "_slots");
         execute("DROP TABLE IF EXISTS " + table);
         execute("DROP SEQUENCE IF EXISTS " + table.sequence());
     }

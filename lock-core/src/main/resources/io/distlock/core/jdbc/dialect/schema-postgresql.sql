@@ -7,5 +7,23 @@ CREATE TABLE IF NOT EXISTS distributed_locks (
     owner       VARCHAR(255)   NOT NULL,
     token       BIGINT         NOT NULL,
     acquired_at TIMESTAMPTZ(6) NOT NULL,
-    expires_at  TIMESTAMPTZ(6) NOT NULL
+    expires_at  TIMESTAMPTZ(6) NOT NULL,
+    slot_at     BIGINT,
+    slot_token  BIGINT,
+    slot_state  CHAR(1),
+    slot_runs   INT NOT NULL DEFAULT 0
+);
+
+-- Scheduled slots: each job's lock row carries its last claimed slot (slot_at, epoch milliseconds), the token that
+-- claimed it, whether its run finished (slot_state R or D) and how many runs it had; this table keeps the runs.
+CREATE TABLE IF NOT EXISTS distributed_locks_slots (
+    job         VARCHAR(255) NOT NULL,
+    slot_at     BIGINT       NOT NULL,
+    run_no      INT          NOT NULL,
+    owner       VARCHAR(255) NOT NULL,
+    token       BIGINT       NOT NULL,
+    started_at  TIMESTAMPTZ(6) NOT NULL,
+    finished_at TIMESTAMPTZ(6),
+    outcome     VARCHAR(16)  NOT NULL,
+    PRIMARY KEY (job, slot_at, run_no)
 );
