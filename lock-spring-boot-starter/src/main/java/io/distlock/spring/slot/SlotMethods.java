@@ -1,0 +1,221 @@
+package io.distlock.spring.slot;
+
+import java.lang.reflect.Method;
+import java.time.Duration;
+import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+
+import io.distlock.core.LockArguments;
+import io.distlock.core.LockRequest;
+import io.distlock.spring.DistributedLock;
+import io.distlock.spring.OncePerSlot;
+import io.distlock.spring.aop.InvalidLockDeclarationException;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.aop.support.AopUtils;
+import org.springframework.beans.factory.config.ConfigurableBeanFactory;
+import org.springframework.boot.convert.DurationStyle;
+import org.springframework.core.MethodClassKey;
+import org.springframework.core.MethodIntrospector;
+import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.core.annotation.AnnotationUtils;
+import org.springframework.scheduling.annotation.Scheduled;
+import org.springframework.scheduling.support.CronExpression;
+import org.springframework.util.StringUtils;
+
+/**
+ * The {@link OncePerSlot} declarations of a context, each parsed and checked once per method and target class.
+ */
+final class SlotMethods {
+
+    private final ConfigurableBeanFactory beanFactory;
+
+    private final Duration defaultTtl;
+
+    private final Duration defaultMaxHold;
+
+    private final Map<MethodClassKey, Optional<SlotMethod>> cache = new ConcurrentHashMap<>();
+
+    SlotMethods(ConfigurableBeanFactory beanFactory, Duration defaultTtl, Duration defaultMaxHold) {
+        this.beanFactory = beanFactory;
+        this.defaultTtl = defaultTtl;
+        this.defaultMaxHold = defaultMaxHold;
+    }
+
+    /**
+     * The parsed declaration of a method, parsed on first use.
+     *
+     * @throws InvalidLockDeclarationException when the declaration is wrong
+     */
+    @Nullable SlotMethod find(Method method, Class<?> targetClass) {
+        return cache.computeIfAbsent(new MethodClassKey(method, targetClass), key -> parse(method, targetClass))
+                .orElse(null);
+    }
+
+    /** One message per problem of the class's declarations; empty when all are valid. */
+    List<String> validate(Class<?> targetClass) {
+        List<String> problems = new ArrayList<>();
+        for (Method method : declared(targetClass)) {
+            try {
+                find(method, targetClass);
+            }
+            catch (InvalidLockDeclarationException ex) {
+                problems.addAll(ex.problems());
+            }
+        }
+        return problems;
+    }
+
+    boolean hasSlotMethods(Class<?> targetClass) {
+        return !declared(targetClass).isEmpty();
+    }
+
+    private static Set<Method> declared(Class<?> targetClass) {
+        if (!AnnotationUtils.isCandidateClass(targetClass, OncePerSlot.class)) {
+            return Set.of();
+        }
+        return MethodIntrospector.selectMethods(targetClass,
+                (MethodIntrospector.MetadataLookup<OncePerSlot>) method -> AnnotatedElementUtils
+                        .findMergedAnnotation(method, OncePerSlot.class)).keySet();
+    }
+
+    private Optional<SlotMethod> parse(Method method, Class<?> targetClass) {
+        Method specific = AopUtils.getMostSpecificMethod(method, targetClass);
+        OncePerSlot declaration = AnnotatedElementUtils.findMergedAnnotation(specific, OncePerSlot.class);
+        if (declaration == null) {
+            return Optional.empty();
+        }
+        String description = targetClass.getName() + "." + specific.getName() + "()";
+        List<String> problems = new ArrayList<>();
+        String prefix = "@OncePerSlot on " + description + ": ";
+        if (AnnotatedElementUtils.hasAnnotation(specific, DistributedLock.class)) {
+            problems.add(prefix + "the method is also @DistributedLock; @OncePerSlot takes the job's lock itself, "
+                    + "so remove @DistributedLock");
+        }
+        SlotTrigger trigger = trigger(specific, prefix, problems);
+        String job = resolve(declaration.job());
+        if (job.isEmpty()) {
+            job = targetClass.getName() + "." + specific.getName();
+        }
+        try {
+            LockArguments.requireResource(job);
+        }
+        catch (IllegalArgumentException ex) {
+            problems.add(prefix + "attribute 'job' = '" + declaration.job() + "': " + ex.getMessage());
+        }
+        Duration ttl = duration(prefix, "ttl", declaration.ttl(), defaultTtl, problems);
+        Duration maxHold = duration(prefix, "maxHold", declaration.maxHold(), defaultMaxHold, problems);
+        if (!problems.isEmpty()) {
+            throw new InvalidLockDeclarationException(problems);
+        }
+        Scheduled scheduled = scheduled(specific);
+        return Optional.of(new SlotMethod(specific, description, job, ttl, maxHold, declaration.onCrash(),
+                declaration.onMissed(), trigger, scheduled != null ? scheduled.scheduler() : ""));
+    }
+
+    private static @Nullable Scheduled scheduled(Method method) {
+        Set<Scheduled> all = AnnotatedElementUtils.getMergedRepeatableAnnotations(method, Scheduled.class);
+        return all.size() == 1 ? all.iterator().next() : null;
+    }
+
+    private @Nullable SlotTrigger trigger(Method method, String prefix, List<String> problems) {
+        Set<Scheduled> all = AnnotatedElementUtils.getMergedRepeatableAnnotations(method, Scheduled.class);
+        if (all.isEmpty()) {
+            problems.add(prefix + "the method is not @Scheduled; @OncePerSlot needs the trigger's slots, so add "
+                    + "@Scheduled(cron = …) or @Scheduled(fixedRate = …), or use @DistributedLock");
+            return null;
+        }
+        if (all.size() > 1) {
+            problems.add(prefix + "the method has " + all.size() + " @Scheduled triggers; their slots would mix, so "
+                    + "give each trigger a method and a job of its own");
+            return null;
+        }
+        Scheduled scheduled = all.iterator().next();
+        String cron = resolve(scheduled.cron());
+        if (!cron.isEmpty()) {
+            if (Scheduled.CRON_DISABLED.equals(cron)) {
+                return null;
+            }
+            try {
+                String zone = resolve(scheduled.zone());
+                return new SlotTrigger.Cron(CronExpression.parse(cron), cron,
+                        zone.isEmpty() ? ZoneId.systemDefault() : ZoneId.of(zone));
+            }
+            catch (RuntimeException ex) {
+                problems.add(prefix + "the @Scheduled cron '" + cron + "' or zone '" + scheduled.zone()
+                        + "' does not parse: " + ex.getMessage());
+                return null;
+            }
+        }
+        Duration rate = rate(scheduled, prefix, problems);
+        if (rate != null) {
+            return new SlotTrigger.FixedRate(rate);
+        }
+        problems.add(prefix + "its @Scheduled trigger is a fixed delay, whose runs follow each other's end and define "
+                + "no slots; use cron or fixedRate");
+        return null;
+    }
+
+    private @Nullable Duration rate(Scheduled scheduled, String prefix, List<String> problems) {
+        TimeUnit unit = scheduled.timeUnit();
+        if (scheduled.fixedRate() >= 0) {
+            return wholeRate(Duration.of(scheduled.fixedRate(), unit.toChronoUnit()), prefix, problems);
+        }
+        String text = resolve(scheduled.fixedRateString());
+        if (text.isEmpty()) {
+            return null;
+        }
+        try {
+            Duration rate = text.chars().allMatch(Character::isDigit)
+                    ? Duration.of(Long.parseLong(text), unit.toChronoUnit()) : Duration.parse(text);
+            return wholeRate(rate, prefix, problems);
+        }
+        catch (RuntimeException ex) {
+            problems.add(prefix + "the @Scheduled fixedRate '" + text + "' does not parse: " + ex.getMessage());
+            return null;
+        }
+    }
+
+    private static @Nullable Duration wholeRate(Duration rate, String prefix, List<String> problems) {
+        if (rate.toMillis() < 1 || rate.getNano() % 1_000_000 != 0) {
+            problems.add(prefix + "the @Scheduled fixed rate " + rate + " must be a positive whole number of "
+                    + "milliseconds to define slots");
+            return null;
+        }
+        return rate;
+    }
+
+    private Duration duration(String prefix, String attribute, String declared, Duration fallback,
+            List<String> problems) {
+        String text = resolve(declared);
+        if (text.isEmpty()) {
+            return fallback;
+        }
+        try {
+            Duration value = DurationStyle.detectAndParse(text);
+            LockArguments.requireWholeMillis(attribute, LockArguments.requireDuration(attribute, value,
+                    LockArguments.MIN_TTL, LockRequest.MAX_DURATION));
+            return value;
+        }
+        catch (IllegalArgumentException ex) {
+            problems.add(prefix + "attribute '" + attribute + "' = '" + declared + "' " + (ex.getMessage() != null
+                    && ex.getMessage().startsWith(attribute) ? ex.getMessage().substring(attribute.length()).strip()
+                    : "is not a duration: use ISO-8601 such as PT30S, or a simple form such as 30s"));
+            return fallback;
+        }
+    }
+
+    private String resolve(String value) {
+        if (!StringUtils.hasText(value)) {
+            return "";
+        }
+        String resolved = beanFactory.resolveEmbeddedValue(value);
+        return resolved != null ? resolved.strip() : "";
+    }
+}
