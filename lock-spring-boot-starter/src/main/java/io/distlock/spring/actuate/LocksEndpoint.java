@@ -8,6 +8,7 @@ import io.distlock.core.LockManager;
 import io.distlock.core.LockRecord;
 import io.distlock.core.LockRepository;
 import io.distlock.core.LockResult;
+import io.distlock.core.SlotRun;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -24,6 +25,10 @@ import org.springframework.boot.actuate.endpoint.annotation.Selector;
  */
 @Endpoint(id = "locks")
 public class LocksEndpoint {
+
+    /** How many of each {@code @OncePerSlot} job's latest slot runs the endpoint shows. */
+    static final int RECENT_SLOTS = 5;
+
 
     private static final Logger logger = LoggerFactory.getLogger(LocksEndpoint.class);
 
@@ -50,7 +55,8 @@ public class LocksEndpoint {
     @ReadOperation
     public LocksDescriptor locks() {
         return new LocksDescriptor(repository.findAll().stream().map(LockDescriptor::of).toList(),
-                manager.activeLeases().stream().map(LeaseDescriptor::of).toList());
+                manager.activeLeases().stream().map(LeaseDescriptor::of).toList(),
+                repository.recentSlotRuns(null, RECENT_SLOTS));
     }
 
     /**
@@ -86,8 +92,9 @@ public class LocksEndpoint {
      *
      * @param locks the unexpired locks in the table
      * @param held the leases this process holds
+     * @param slots the latest runs of each once-per-slot job, newest first
      */
-    public record LocksDescriptor(List<LockDescriptor> locks, List<LeaseDescriptor> held)
+    public record LocksDescriptor(List<LockDescriptor> locks, List<LeaseDescriptor> held, List<SlotRun> slots)
             implements OperationResponseBody {
     }
 

@@ -1,10 +1,14 @@
 package io.distlock.spring.metrics;
 
 import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
 
 import io.distlock.core.Lease;
 import io.distlock.core.LockManager;
 import io.distlock.core.LockObserver;
+import io.distlock.core.SlotOutcome;
+import io.distlock.core.SlotRunOutcome;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -23,6 +27,9 @@ import io.micrometer.core.instrument.binder.MeterBinder;
  * <li>{@code distributed.lock.renewals} counter, tags {@code lock} and {@code outcome} ({@code renewed},
  * {@code lost}, {@code error})</li>
  * <li>{@code distributed.lock.lost} counter, tag {@code lock}</li>
+ * <li>{@code distributed.lock.slots} counter, tags {@code lock} (the {@code @OncePerSlot} job) and {@code outcome}
+ * ({@code executed}, {@code failed}, {@code lost}, {@code skipped}, {@code missed}, {@code crashed}): scheduled slots
+ * by what became of them here</li>
  * </ul>
  */
 public final class LockMetrics implements LockObserver {
@@ -36,6 +43,8 @@ public final class LockMetrics implements LockObserver {
     static final String RENEWALS = "distributed.lock.renewals";
 
     static final String LOST = "distributed.lock.lost";
+
+    static final String SLOTS = "distributed.lock.slots";
 
     private final MeterRegistry registry;
 
@@ -96,6 +105,36 @@ public final class LockMetrics implements LockObserver {
     public void released(Lease lease, Duration held) {
         Timer.builder(HELD).description("How long leases were held, from acquisition to release")
                 .tag("lock", lease.metricsLabel()).register(registry).record(held);
+    }
+
+    @Override
+    public void slotRan(String name, Instant slot, SlotRunOutcome outcome) {
+        slots(name, switch (outcome) {
+            case SUCCEEDED, RUNNING -> "executed";
+            case FAILED -> "failed";
+            case LOST -> "lost";
+            case CRASHED -> "crashed";
+        }).increment();
+    }
+
+    @Override
+    public void slotSkipped(String name, Instant slot, SlotOutcome.Status why) {
+        slots(name, "skipped").increment();
+    }
+
+    @Override
+    public void slotsMissed(String name, List<Instant> missed) {
+        slots(name, "missed").increment(missed.size());
+    }
+
+    @Override
+    public void slotCrashed(String name, Instant slot) {
+        slots(name, "crashed").increment();
+    }
+
+    private Counter slots(String job, String outcome) {
+        return Counter.builder(SLOTS).description("Scheduled slots by what became of them on this replica")
+                .tag("lock", job).tag("outcome", outcome).register(registry);
     }
 
     private Timer acquireTimer(String name, String outcome) {
