@@ -4,6 +4,8 @@ package io.distlock.spring.autoconfigure;
 import javax.sql.DataSource;
 
 import io.distlock.core.LeaseLostListener;
+import io.distlock.core.LockArguments;
+import io.distlock.core.LockRequest;
 import io.distlock.core.LeaseWatchdog;
 import io.distlock.core.LockManager;
 import io.distlock.core.LockObserver;
@@ -55,7 +57,8 @@ public final class DistributedLockAutoConfiguration {
             .tableName(properties.getTableName())
             .dialect(dialect != null && !dialect.isBlank() ? LockDialects.byName(dialect) : null)
             .timeSource(properties.getTimeSource())
-            .maxTtl(properties.getMaxTtl())
+            .maxTtl(LockArguments.requireDuration("distributed-lock.max-ttl", properties.getMaxTtl(),
+                    LockArguments.MIN_TTL, LockRequest.MAX_DURATION))
             .build();
     }
 
