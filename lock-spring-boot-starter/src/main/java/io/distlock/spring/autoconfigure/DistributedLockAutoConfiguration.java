@@ -1,5 +1,6 @@
 package io.distlock.spring.autoconfigure;
 
+import java.time.Duration;
 import java.util.Locale;
 
 import javax.sql.DataSource;
@@ -101,6 +102,27 @@ public final class DistributedLockAutoConfiguration {
             }
             throw new IllegalStateException("Distributed locks could not check the lock table at start-up: "
                     + LockDatabaseProbe.describe(ex), ex);
+        }
+    }
+
+    /**
+     * The scheduled deletion of expired lock rows, unless {@code distributed-lock.cleanup.enabled=false}.
+     */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnBooleanProperty(name = "distributed-lock.cleanup.enabled", matchIfMissing = true)
+    static class CleanupConfiguration {
+
+        @Bean
+        @ConditionalOnMissingBean
+        ExpiredLockCleanup expiredLockCleanup(LockManager lockManager, DistributedLockProperties properties,
+                ObjectProvider<LockCleanupListener> listeners) {
+            DistributedLockProperties.Cleanup cleanup = properties.getCleanup();
+            Duration retention = LockArguments.requireDuration("distributed-lock.cleanup.retention",
+                    cleanup.getRetention(), JdbcLockRepository.MIN_RETENTION, LockRequest.MAX_DURATION);
+            Duration interval = LockArguments.requireDuration("distributed-lock.cleanup.interval",
+                    cleanup.getInterval(), LockArguments.MIN_TTL, LockRequest.MAX_DURATION);
+            return new ExpiredLockCleanup(lockManager, retention, interval, properties.getMaxTtl(),
+                    listeners.orderedStream().toList());
         }
     }
 

@@ -5,6 +5,7 @@ import java.time.Duration;
 import io.distlock.core.Lease;
 import io.distlock.core.LockManager;
 import io.distlock.core.LockObserver;
+import io.distlock.spring.autoconfigure.LockCleanupListener;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -23,6 +24,8 @@ import io.micrometer.core.instrument.binder.MeterBinder;
  * <li>{@code distributed.lock.renewals} counter, tags {@code lock} and {@code outcome} ({@code renewed},
  * {@code lost}, {@code error})</li>
  * <li>{@code distributed.lock.lost} counter, tag {@code lock}</li>
+ * <li>{@code distributed.lock.cleanup.deleted} counter: rows of expired locks the scheduled clean-up deleted on this
+ * replica</li>
  * </ul>
  */
 public final class LockMetrics implements LockObserver {
@@ -36,6 +39,8 @@ public final class LockMetrics implements LockObserver {
     static final String RENEWALS = "distributed.lock.renewals";
 
     static final String LOST = "distributed.lock.lost";
+
+    static final String CLEANUP_DELETED = "distributed.lock.cleanup.deleted";
 
     private final MeterRegistry registry;
 
@@ -58,6 +63,19 @@ public final class LockMetrics implements LockObserver {
         return registry -> Gauge.builder(ACTIVE, manager, m -> m.activeLeases().size())
                 .description("Leases this process holds now")
                 .register(registry);
+    }
+
+    /**
+     * A clean-up listener counting deleted rows; the counter is registered at once, at zero.
+     *
+     * @param registry where the counter is registered
+     * @return the listener
+     */
+    public static LockCleanupListener cleanupCounter(MeterRegistry registry) {
+        Counter deleted = Counter.builder(CLEANUP_DELETED)
+                .description("Rows of expired locks the scheduled clean-up deleted")
+                .register(registry);
+        return rows -> deleted.increment(rows);
     }
 
     @Override
