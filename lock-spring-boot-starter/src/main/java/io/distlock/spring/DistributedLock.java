@@ -33,10 +33,16 @@ public @interface DistributedLock {
 
     /**
      * Name of the locked resource: literal text, with {@code #{…}} SpEL expressions over the method's parameters by
-     * name ({@code #month}) or position ({@code #p0}, {@code #a0}), {@code #root.method}, {@code #root.target},
-     * {@code #root.args}, beans ({@code @beanName}), and {@code ${…}} property placeholders. Text without
-     * <code>#{</code> is used verbatim (after placeholders are resolved). The result must be 1 to 255 characters,
-     * not blank; it is parsed once per method and evaluated on every call.
+     * name ({@code #month}) or position ({@code #p0}, {@code #a0}), {@code #root.method},
+     * {@code #root.targetClass}, {@code #root.args}, beans ({@code @beanName}), and {@code ${…}} property
+     * placeholders. Text without <code>#{</code> is used verbatim (after placeholders are resolved). Values become
+     * text with {@code toString()}, arrays, collections and maps by their elements ({@code [a, b]}). The result must
+     * be 1 to 255 characters, not blank; it is parsed once per method and evaluated on every call.
+     *
+     * <p>The text must be the same for equal arguments on every call and in every JVM, or the lock excludes nothing:
+     * start-up refuses a template that refers to {@code #root.target} or renders a parameter whose declared type is
+     * a concrete class without a {@code toString()} of its own, and a call whose value renders as Object's identity
+     * form ({@code Customer@1b6d3586}) throws {@link IllegalArgumentException}.
      *
      * @return the resource template
      */

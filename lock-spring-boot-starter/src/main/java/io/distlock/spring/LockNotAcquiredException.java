@@ -3,11 +3,15 @@ package io.distlock.spring;
 import java.util.Optional;
 
 import io.distlock.core.LockRecord;
+import io.distlock.core.OwnerFingerprint;
 import org.jspecify.annotations.Nullable;
 
 /**
  * Another owner holds the lock a {@link DistributedLock} method needs, with {@link OnLocked#THROW}, or still held it
  * when {@link OnLocked#WAIT} gave up. The method did not run.
+ *
+ * <p>Whoever knows an owner token may release or renew its lock, so the message shows the holder's
+ * {@link OwnerFingerprint} only; {@link #holder()} has the full record.
  */
 public class LockNotAcquiredException extends RuntimeException {
 
@@ -42,7 +46,7 @@ public class LockNotAcquiredException extends RuntimeException {
     }
 
     /**
-     * The lock as read after the attempt failed.
+     * The lock as read after the attempt failed, with the holder's full owner token.
      *
      * @return the holder's record, or empty when it could not be read
      */
@@ -56,8 +60,8 @@ public class LockNotAcquiredException extends RuntimeException {
             message.append(" (").append(detail).append(")");
         }
         if (holder != null) {
-            message.append(": held by ").append(holder.owner()).append(" until ").append(holder.expiresAt())
-                    .append(" (token ").append(holder.token()).append(")");
+            message.append(": held by ").append(OwnerFingerprint.of(holder.owner())).append(" until ")
+                    .append(holder.expiresAt()).append(" (token ").append(holder.token()).append(")");
         }
         else {
             message.append(": held by another owner");

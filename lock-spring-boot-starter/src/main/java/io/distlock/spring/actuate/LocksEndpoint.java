@@ -9,6 +9,7 @@ import io.distlock.core.LockRecord;
 import io.distlock.core.LockRepository;
 import io.distlock.core.LockResult;
 import io.distlock.core.SlotRun;
+import io.distlock.core.OwnerFingerprint;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -83,7 +84,7 @@ public class LocksEndpoint {
             return null;
         }
         logger.warn("Force-released the lock on '{}' held by owner {} (token {}) through the locks endpoint",
-                resource, record.owner(), record.token());
+                resource, OwnerFingerprint.of(record.owner()), record.token());
         return LockDescriptor.of(record);
     }
 

@@ -42,7 +42,8 @@ public final class DistributedLockAopConfiguration {
 
     private static LockedMethodDefaults lockedMethodDefaults(DistributedLockProperties properties) {
         Duration maxTtl = properties.getMaxTtl();
-        LockArguments.requireDuration("distributed-lock.max-ttl", maxTtl, LockArguments.MIN_TTL, maxTtl);
+        LockArguments.requireDuration("distributed-lock.max-ttl", maxTtl, LockArguments.MIN_TTL,
+                LockRequest.MAX_DURATION);
         LockArguments.requireDuration("distributed-lock.default-ttl", properties.getDefaultTtl(), LockArguments.MIN_TTL,
                 maxTtl);
         LockArguments.requireDuration("distributed-lock.max-hold", properties.getMaxHold(), LockArguments.MIN_TTL,

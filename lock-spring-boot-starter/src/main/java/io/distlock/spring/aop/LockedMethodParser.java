@@ -11,6 +11,7 @@ import java.util.Set;
 import java.util.regex.Pattern;
 
 import io.distlock.core.LockArguments;
+import io.distlock.core.LockRequest;
 import io.distlock.spring.DistributedLock;
 import io.distlock.spring.OnLocked;
 import org.jspecify.annotations.Nullable;
@@ -19,6 +20,7 @@ import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.config.ConfigurableBeanFactory;
 import org.springframework.boot.convert.DurationStyle;
 import org.springframework.core.ParameterNameDiscoverer;
+import org.springframework.core.ResolvableType;
 import org.springframework.expression.ParseException;
 
 /**
@@ -28,7 +30,9 @@ import org.springframework.expression.ParseException;
 final class LockedMethodParser {
 
     /** The longest wait {@link io.distlock.core.LockManager#acquire} accepts. */
-    private static final Duration MAX_WAIT = Duration.ofDays(1);
+    private static final Duration MAX_WAIT = LockRequest.MAX_WAIT;
+
+    private static final String LONGEST = "10 years, the longest duration a lock request accepts";
 
     private static final Pattern POSITIONAL = Pattern.compile("[pa](\\d+)");
 
@@ -55,7 +59,7 @@ final class LockedMethodParser {
      */
     LockedMethod parse(Method method, Class<?> targetClass, DistributedLock annotation) {
         Problems problems = new Problems(LockedMethod.describe(method, targetClass));
-        ResourceTemplate resource = resource(method, annotation.resource(), problems);
+        ResourceTemplate resource = resource(method, targetClass, annotation.resource(), problems);
         Duration ttl = duration("ttl", annotation.ttl(), defaults.ttl(), problems);
         Duration minHold = duration("minHold", annotation.minHold(), Duration.ZERO, problems);
         Duration maxHold = duration("maxHold", annotation.maxHold(), defaults.maxHold(), problems);
@@ -65,7 +69,8 @@ final class LockedMethodParser {
                 "distributed-lock.max-ttl");
         minHold = check(problems, "minHold", annotation.minHold(), minHold, Duration.ZERO, defaults.maxTtl(),
                 "distributed-lock.max-ttl");
-        maxHold = check(problems, "maxHold", annotation.maxHold(), maxHold, LockArguments.MIN_TTL, null, null);
+        maxHold = check(problems, "maxHold", annotation.maxHold(), maxHold, LockArguments.MIN_TTL,
+                LockRequest.MAX_DURATION, LONGEST);
         if (annotation.onLocked() == OnLocked.WAIT) {
             check(problems, "waitTimeout", annotation.waitTimeout(), waitTimeout, Duration.ZERO, MAX_WAIT, null);
         }
@@ -87,7 +92,8 @@ final class LockedMethodParser {
                 waitTimeout, annotation.renew(), returnType == Optional.class);
     }
 
-    private @Nullable ResourceTemplate resource(Method method, String declared, Problems problems) {
+    private @Nullable ResourceTemplate resource(Method method, Class<?> targetClass, String declared,
+            Problems problems) {
         String text = resolvePlaceholders("resource", declared, problems);
         if (text == null) {
             return null;
@@ -109,6 +115,7 @@ final class LockedMethodParser {
             }
         }
         checkVariables(method, declared, template, problems);
+        checkStableText(method, targetClass, declared, template, problems);
         for (String bean : template.beanNames()) {
             String name = bean.startsWith("&") ? bean.substring(1) : bean;
             if (!beanFactory.containsBean(name)) {
@@ -144,6 +151,55 @@ final class LockedMethodParser {
             else {
                 problems.add("resource", declared, "refers to #" + variable + ", but the method has no such "
                         + "parameter; it has " + (count == 0 ? "none" : "#" + String.join(", #", names)));
+            }
+        }
+    }
+
+    /**
+     * Refuses what cannot render the same text on every call and in every JVM: the target bean, the expression root,
+     * and parameters whose declared type (or element type) is a concrete class without a toString() of its own.
+     */
+    private void checkStableText(Method method, Class<?> targetClass, String declared, ResourceTemplate template,
+            Problems problems) {
+        for (String part : template.partsReferringToTarget()) {
+            problems.add("resource", declared, "refers to the target bean in #{" + part + "}: its text differs per "
+                    + "instance and per JVM, so the lock would exclude nothing; use #root.targetClass, a bean "
+                    + "property (@name.property) or a parameter");
+        }
+        String @Nullable [] names = parameterNames.getParameterNames(method);
+        List<String> parameters = names != null ? Arrays.asList(names) : List.of();
+        for (ResourceTemplate.RenderedVariable rendered : template.renderedVariables()) {
+            String variable = rendered.variable();
+            if (variable.equals("root")) {
+                problems.add("resource", declared, "renders #{" + rendered.expression() + "}, the expression root "
+                        + "object, which has no stable text; use #root.methodName, #root.targetClass or a parameter");
+                continue;
+            }
+            List<Integer> indexes = new ArrayList<>();
+            if (variable.equals("root.args")) {
+                for (int i = 0; i < method.getParameterCount(); i++) {
+                    indexes.add(i);
+                }
+            }
+            else {
+                var positional = POSITIONAL.matcher(variable);
+                int index = positional.matches() ? Integer.parseInt(positional.group(1)) : parameters.indexOf(variable);
+                if (index >= 0 && index < method.getParameterCount()) {
+                    indexes.add(index);
+                }
+            }
+            for (int index : indexes) {
+                ResolvableType type = ResolvableType.forMethodParameter(method, index, targetClass);
+                Class<?> unstable = ResourceText.withoutStableText(type);
+                if (unstable != null) {
+                    String parameter = index < parameters.size() ? "#" + parameters.get(index) : "#p" + index;
+                    problems.add("resource", declared, "renders #{" + rendered.expression() + "}, and parameter "
+                            + parameter + " (" + type + ") " + (unstable == type.resolve() ? "is" : "holds")
+                            + " a " + unstable.getName() + ", which has no toString() of its own: Object's identity "
+                            + "form (" + unstable.getSimpleName() + "@1b6d3586) differs per instance and per JVM, "
+                            + "so the lock would exclude nothing; render a stable property such as #{" + parameter
+                            + ".id}, or give " + unstable.getSimpleName() + " a toString()");
+                }
             }
         }
     }

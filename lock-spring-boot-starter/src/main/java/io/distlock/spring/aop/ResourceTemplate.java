@@ -19,6 +19,12 @@ import org.springframework.expression.common.LiteralExpression;
 import org.springframework.expression.common.TemplateParserContext;
 import org.springframework.expression.spel.SpelNode;
 import org.springframework.expression.spel.ast.BeanReference;
+import org.springframework.expression.spel.ast.CompoundExpression;
+import org.springframework.expression.spel.ast.MethodReference;
+import org.springframework.expression.spel.ast.OpPlus;
+import org.springframework.expression.spel.ast.Projection;
+import org.springframework.expression.spel.ast.PropertyOrFieldReference;
+import org.springframework.expression.spel.ast.Selection;
 import org.springframework.expression.spel.ast.VariableReference;
 import org.springframework.expression.spel.standard.SpelExpression;
 import org.springframework.expression.spel.standard.SpelExpressionParser;
@@ -26,7 +32,9 @@ import org.springframework.expression.spel.standard.SpelExpressionParser;
 /**
  * A {@link io.distlock.spring.DistributedLock#resource()} parsed once: literal text, or a SpEL template whose
  * {@code #{…}} parts are evaluated against the call's arguments on every call. Every part must produce a value: a
- * {@code null} part would silently lock a different, shorter name.
+ * {@code null} part would silently lock a different, shorter name. Values become text as {@link ResourceText} says:
+ * arrays and collections by their elements, never as Object's identity form ({@code Customer@1b6d3586}), which
+ * differs per call and per JVM and so would exclude nothing.
  */
 final class ResourceTemplate {
 
@@ -94,6 +102,49 @@ final class ResourceTemplate {
     }
 
     /**
+     * The {@code #{…}} parts that refer to the target bean ({@code #root.target}, {@code target},
+     * {@code #root.getTarget()}), whose text differs per instance and per JVM.
+     *
+     * @return the parts' expressions, in order of appearance
+     */
+    List<String> partsReferringToTarget() {
+        List<String> found = new ArrayList<>();
+        for (Expression part : parts) {
+            if (part instanceof SpelExpression spel && refersToTarget(spel.getAST(), true)) {
+                found.add(part.getExpressionString());
+            }
+        }
+        return found;
+    }
+
+    /**
+     * The variables whose values become part of the name as they are: a {@code #{…}} part that is just a variable
+     * ({@code #{#customer}}, {@code #{#p0}}) or a concatenation of variables, and {@code #{#root.args}}, recorded as
+     * the variable {@code root.args}. A part such as {@code #{#order.id}} renders a property, not the variable.
+     *
+     * @return each rendered variable with the part it appears in
+     */
+    List<RenderedVariable> renderedVariables() {
+        List<RenderedVariable> found = new ArrayList<>();
+        for (Expression part : parts) {
+            if (part instanceof SpelExpression spel) {
+                collectRendered(part.getExpressionString(), spel.getAST(), found);
+            }
+        }
+        return found;
+    }
+
+    /**
+     * A variable whose value is rendered into the name.
+     *
+     * @param expression the {@code #{…}} part it appears in, without the delimiters
+     * @param variable the variable's name without {@code #}: a parameter name, {@code p0}, {@code a0},
+     *     {@code root} (the expression root itself) or {@code root.args}
+     */
+    record RenderedVariable(String expression, String variable) {
+    }
+
+    /**
      * The beans the template refers to with {@code @name}.
      *
      * @return the bean names in order of appearance
@@ -129,14 +180,30 @@ final class ResourceTemplate {
         context.setBeanResolver(beanResolver);
         StringBuilder name = new StringBuilder();
         for (Expression part : parts) {
-            // Any value becomes text through toString(): YearMonth, LocalDate, enums, ids need no converter.
+            // Values become text through toString(): YearMonth, LocalDate, enums, ids need no converter.
             Object value = part.getValue(context);
             if (value == null) {
                 throw new IllegalArgumentException("@DistributedLock resource '" + text + "' of "
                         + LockedMethod.describe(method, root.getTargetClass()) + ": #{" + part.getExpressionString()
                         + "} evaluated to null; the method was not run");
             }
-            name.append(value);
+            Object identity;
+            try {
+                identity = ResourceText.append(name, value);
+            }
+            catch (IllegalArgumentException ex) {
+                throw new IllegalArgumentException("@DistributedLock resource '" + text + "' of "
+                        + LockedMethod.describe(method, root.getTargetClass()) + ": #{" + part.getExpressionString()
+                        + "} evaluated to " + ex.getMessage() + "; the method was not run", ex);
+            }
+            if (identity != null) {
+                throw new IllegalArgumentException("@DistributedLock resource '" + text + "' of "
+                        + LockedMethod.describe(method, root.getTargetClass()) + ": #{" + part.getExpressionString()
+                        + "} rendered a " + identity.getClass().getName() + " as Object's identity form ("
+                        + identity.getClass().getName() + "@" + Integer.toHexString(identity.hashCode())
+                        + "), which differs per call and per JVM, so the lock would exclude nothing; the method was "
+                        + "not run. Render a stable property of it, or give its class a toString()");
+            }
         }
         try {
             return LockArguments.requireResource(name.toString());
@@ -145,6 +212,78 @@ final class ResourceTemplate {
             throw new IllegalArgumentException("@DistributedLock resource '" + text + "' of "
                     + LockedMethod.describe(method, root.getTargetClass()) + " evaluated to an invalid name: "
                     + ex.getMessage() + "; the method was not run", ex);
+        }
+    }
+
+    /**
+     * Whether a node reads the target bean. Method arguments and indexes are evaluated against the root object
+     * again; the elements of projections and selections are not the root.
+     */
+    private static boolean refersToTarget(SpelNode node, boolean rootContext) {
+        if (node instanceof CompoundExpression) {
+            SpelNode first = node.getChild(0);
+            if (refersToTarget(first, rootContext)) {
+                return true;
+            }
+            boolean afterRoot = isRoot(first, rootContext);
+            for (int i = 1; i < node.getChildCount(); i++) {
+                SpelNode step = node.getChild(i);
+                if (i == 1 && afterRoot && isTargetStep(step)) {
+                    return true;
+                }
+                boolean seesRoot = !(step instanceof Projection || step instanceof Selection);
+                for (int c = 0; c < step.getChildCount(); c++) {
+                    if (refersToTarget(step.getChild(c), seesRoot)) {
+                        return true;
+                    }
+                }
+            }
+            return false;
+        }
+        if (rootContext && isTargetStep(node)) {
+            return true;
+        }
+        for (int c = 0; c < node.getChildCount(); c++) {
+            if (refersToTarget(node.getChild(c), rootContext)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean isRoot(SpelNode node, boolean rootContext) {
+        if (!(node instanceof VariableReference)) {
+            return false;
+        }
+        String name = node.toStringAST();
+        return name.equals("#root") || (rootContext && name.equals("#this"));
+    }
+
+    private static boolean isTargetStep(SpelNode node) {
+        return (node instanceof PropertyOrFieldReference property && property.getName().equals("target"))
+                || (node instanceof MethodReference reference && reference.getName().equals("getTarget")
+                        && reference.getChildCount() == 0);
+    }
+
+    private static boolean isArgsStep(SpelNode node) {
+        return (node instanceof PropertyOrFieldReference property && property.getName().equals("args"))
+                || (node instanceof MethodReference reference && reference.getName().equals("getArgs")
+                        && reference.getChildCount() == 0);
+    }
+
+    private static void collectRendered(String expression, SpelNode node, List<RenderedVariable> found) {
+        if (node instanceof VariableReference) {
+            String name = node.toStringAST().substring(1);
+            found.add(new RenderedVariable(expression, name.equals("this") ? "root" : name));
+        }
+        else if (isArgsStep(node) || (node instanceof CompoundExpression && node.getChildCount() == 2
+                && isRoot(node.getChild(0), true) && isArgsStep(node.getChild(1)))) {
+            found.add(new RenderedVariable(expression, "root.args"));
+        }
+        else if (node instanceof OpPlus) {
+            for (int c = 0; c < node.getChildCount(); c++) {
+                collectRendered(expression, node.getChild(c), found);
+            }
         }
     }
 

@@ -1,9 +1,12 @@
 package io.distlock.spring.autoconfigure;
 
+import java.time.Duration;
 
 import javax.sql.DataSource;
 
 import io.distlock.core.LeaseLostListener;
+import io.distlock.core.LockArguments;
+import io.distlock.core.LockRequest;
 import io.distlock.core.LeaseWatchdog;
 import io.distlock.core.LockManager;
 import io.distlock.core.LockObserver;
@@ -12,16 +15,20 @@ import io.distlock.core.OwnerGenerator;
 import io.distlock.core.RandomOwnerGenerator;
 import io.distlock.core.WatchdogSettings;
 import io.distlock.core.jdbc.JdbcLockRepository;
+import io.distlock.core.jdbc.LockTableMissingException;
 import io.distlock.core.jdbc.dialect.LockDialect;
 import io.distlock.core.jdbc.dialect.LockDialects;
 import io.distlock.spring.aop.DistributedLockAopConfiguration;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
+import org.springframework.boot.autoconfigure.condition.NoneNestedConditions;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.jdbc.init.DataSourceScriptDatabaseInitializer;
 import org.springframework.boot.sql.autoconfigure.init.OnDatabaseInitializationCondition;
@@ -48,19 +55,8 @@ import org.springframework.context.annotation.Import;
 @Import({ DatabaseInitializationDependencyConfigurer.class, DistributedLockAopConfiguration.class })
 public final class DistributedLockAutoConfiguration {
 
-    @Bean
-    @ConditionalOnMissingBean(LockRepository.class)
-    JdbcLockRepository lockRepository(DataSource dataSource, DistributedLockProperties properties,
-            ObjectProvider<LockDialect> lockDialect) {
-        String dialect = properties.getDialect();
-        return JdbcLockRepository.builder(dataSource)
-            .tableName(properties.getTableName())
-            .dialect(lockDialect.getIfAvailable(
-                    () -> dialect != null && !dialect.isBlank() ? LockDialects.byName(dialect) : null))
-            .timeSource(properties.getTimeSource())
-            .maxTtl(properties.getMaxTtl())
-            .build();
-    }
+    private static final String START_OR_LAZY = "Start the database, or set distributed-lock.startup-check=lazy "
+            + "to start without it and check the lock table on first use";
 
     @Bean
     @ConditionalOnMissingBean
@@ -80,16 +76,142 @@ public final class DistributedLockAutoConfiguration {
     @ConditionalOnMissingBean
     @DependsOnDatabaseInitialization
     LockManager lockManager(LockRepository lockRepository, OwnerGenerator lockOwnerGenerator,
-            LeaseWatchdog leaseWatchdog, DistributedLockProperties properties, ObjectProvider<LeaseLostListener> lostListeners,
-            ObjectProvider<LockObserver> observers, ObjectProvider<LockManagerBuilderCustomizer> customizers) {
+            LeaseWatchdog leaseWatchdog, DistributedLockProperties properties, DataSource dataSource,
+            ObjectProvider<LeaseLostListener> lostListeners, ObjectProvider<LockObserver> observers,
+            ObjectProvider<LockManagerBuilderCustomizer> customizers) {
+        boolean eager = !isLazy(properties);
         LockManager.Builder builder = LockManager.builder(lockRepository)
             .ownerGenerator(lockOwnerGenerator)
             .watchdog(leaseWatchdog)
-            .interruptOnLoss(properties.isInterruptOnLoss());
+            .interruptOnLoss(properties.isInterruptOnLoss())
+            .verifySchema(eager);
         lostListeners.orderedStream().forEach(builder::lostListener);
         observers.orderedStream().forEach(builder::observer);
         customizers.orderedStream().forEach(customizer -> customizer.customize(builder));
-        return builder.build();
+        try {
+            return builder.build();
+        }
+        catch (LockTableMissingException ex) {
+            throw ex;
+        }
+        catch (RuntimeException ex) {
+            LockDatabaseProbe probe = new LockDatabaseProbe(dataSource);
+            if (probe.tryConnect() != null) {
+                throw probe.unreachable("check the lock table", ex, START_OR_LAZY);
+            }
+            throw new IllegalStateException("Distributed locks could not check the lock table at start-up: "
+                    + LockDatabaseProbe.describe(ex), ex);
+        }
+    }
+
+    /**
+     * The scheduled deletion of expired lock rows, unless {@code distributed-lock.cleanup.enabled=false}.
+     */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnBooleanProperty(name = "distributed-lock.cleanup.enabled", matchIfMissing = true)
+    static class CleanupConfiguration {
+
+        @Bean
+        @ConditionalOnMissingBean
+        ExpiredLockCleanup expiredLockCleanup(LockManager lockManager, DistributedLockProperties properties,
+                ObjectProvider<LockCleanupListener> listeners) {
+            DistributedLockProperties.Cleanup cleanup = properties.getCleanup();
+            Duration retention = LockArguments.requireDuration("distributed-lock.cleanup.retention",
+                    cleanup.getRetention(), JdbcLockRepository.MIN_RETENTION, LockRequest.MAX_DURATION);
+            Duration interval = LockArguments.requireDuration("distributed-lock.cleanup.interval",
+                    cleanup.getInterval(), LockArguments.MIN_TTL, LockRequest.MAX_DURATION);
+            return new ExpiredLockCleanup(lockManager, retention, interval, properties.getMaxTtl(),
+                    listeners.orderedStream().toList());
+        }
+    }
+
+    /**
+     * The lock table of {@code distributed-lock.startup-check=eager} (the default): the database must answer at
+     * start-up, or the start fails saying it could not be reached.
+     */
+    @Configuration(proxyBeanMethods = false)
+    @Conditional(EagerStartupCheckCondition.class)
+    static class EagerRepositoryConfiguration {
+
+        @Bean
+        @ConditionalOnMissingBean(LockRepository.class)
+        JdbcLockRepository lockRepository(DataSource dataSource, DistributedLockProperties properties,
+                ObjectProvider<LockDialect> lockDialect) {
+            LockDatabaseProbe probe = new LockDatabaseProbe(dataSource);
+            Exception failure = probe.tryConnect();
+            if (failure != null) {
+                throw probe.unreachable("set up the lock repository", failure, START_OR_LAZY);
+            }
+            return jdbcLockRepository(dataSource, properties, configuredDialect(properties, lockDialect));
+        }
+    }
+
+    /**
+     * The lock table of {@code distributed-lock.startup-check=lazy}: nothing at start-up needs the database, and the
+     * table is checked on first use.
+     */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnProperty(name = "distributed-lock.startup-check", havingValue = "lazy")
+    static class LazyRepositoryConfiguration {
+
+        @Bean
+        @ConditionalOnMissingBean(LockRepository.class)
+        LockRepository lockRepository(DataSource dataSource, DistributedLockProperties properties,
+                ObjectProvider<LockDialect> lockDialect) {
+            LockDatabaseProbe probe = new LockDatabaseProbe(dataSource);
+            LockDialect dialect = configuredDialect(properties, lockDialect);
+            if (dialect == null) {
+                dialect = probe.dialectFromUrl();
+            }
+            if (dialect == null) {
+                Exception failure = probe.tryConnect();
+                if (failure != null) {
+                    throw dialectRequired(probe, failure);
+                }
+            }
+            return new SchemaCheckingLockRepository(jdbcLockRepository(dataSource, properties, dialect));
+        }
+    }
+
+    /** Matches unless {@code distributed-lock.startup-check=lazy}; a value that is neither fails when bound. */
+    static class EagerStartupCheckCondition extends NoneNestedConditions {
+
+        EagerStartupCheckCondition() {
+            super(ConfigurationPhase.REGISTER_BEAN);
+        }
+
+        @ConditionalOnProperty(name = "distributed-lock.startup-check", havingValue = "lazy")
+        static class Lazy {
+        }
+    }
+
+    private static boolean isLazy(DistributedLockProperties properties) {
+        return properties.getStartupCheck() == DistributedLockProperties.StartupCheck.LAZY;
+    }
+
+    private static IllegalStateException dialectRequired(LockDatabaseProbe probe, Exception failure) {
+        return probe.unreachable("detect the lock dialect", failure, "distributed-lock.dialect is required with "
+                + "distributed-lock.startup-check=lazy when the JDBC URL does not name the database: set it to h2, "
+                + "postgresql or mariadb");
+    }
+
+    private static JdbcLockRepository jdbcLockRepository(DataSource dataSource, DistributedLockProperties properties,
+            @Nullable LockDialect dialect) {
+        return JdbcLockRepository.builder(dataSource)
+            .tableName(properties.getTableName())
+            .dialect(dialect)
+            .timeSource(properties.getTimeSource())
+            .maxTtl(LockArguments.requireDuration("distributed-lock.max-ttl", properties.getMaxTtl(),
+                    LockArguments.MIN_TTL, LockRequest.MAX_DURATION))
+            .build();
+    }
+
+    /** The application's own {@link LockDialect} bean, else {@code distributed-lock.dialect}, else none (detect). */
+    private static @Nullable LockDialect configuredDialect(DistributedLockProperties properties,
+            ObjectProvider<LockDialect> lockDialect) {
+        String dialect = properties.getDialect();
+        return lockDialect.getIfAvailable(() -> dialect != null && !dialect.isBlank() ? LockDialects.byName(dialect)
+                : null);
     }
 
     @Configuration(proxyBeanMethods = false)
@@ -103,8 +225,39 @@ public final class DistributedLockAutoConfiguration {
         DistributedLockDataSourceScriptDatabaseInitializer distributedLockDataSourceScriptDatabaseInitializer(
                 DataSource dataSource, DistributedLockJdbcProperties jdbcProperties,
                 DistributedLockProperties properties, ObjectProvider<LockDialect> lockDialect) {
-            return new DistributedLockDataSourceScriptDatabaseInitializer(dataSource, jdbcProperties,
-                    properties.getTableName(), lockDialect.getIfAvailable());
+            return new DistributedLockDataSourceScriptDatabaseInitializer(dataSource,
+                    withKnownPlatform(jdbcProperties, dataSource, properties, lockDialect), properties.getTableName());
+        }
+
+        /**
+         * The initialisation settings with the script's platform filled in from the dialect or the JDBC URL when they
+         * tell it, so that the initializer does not need a connection to pick the script: a database that cannot be
+         * reached then fails the start with the lock table's own message, or not at all with a lazy start-up check.
+         */
+        private static DistributedLockJdbcProperties withKnownPlatform(DistributedLockJdbcProperties jdbcProperties,
+                DataSource dataSource, DistributedLockProperties properties, ObjectProvider<LockDialect> lockDialect) {
+            if (jdbcProperties.getPlatform() != null && !jdbcProperties.getPlatform().isBlank()) {
+                return jdbcProperties;
+            }
+            LockDialect dialect = configuredDialect(properties, lockDialect);
+            if (dialect == null) {
+                dialect = new LockDatabaseProbe(dataSource).dialectFromUrl();
+            }
+            if (dialect == null) {
+                LockDatabaseProbe probe = new LockDatabaseProbe(dataSource);
+                Exception failure = probe.tryConnect();
+                if (failure != null) {
+                    throw isLazy(properties) ? dialectRequired(probe, failure)
+                            : probe.unreachable("pick the lock table's schema script", failure, START_OR_LAZY);
+                }
+                return jdbcProperties;
+            }
+            DistributedLockJdbcProperties known = new DistributedLockJdbcProperties();
+            known.setSchema(jdbcProperties.getSchema());
+            known.setInitializeSchema(jdbcProperties.getInitializeSchema());
+            known.setContinueOnError(jdbcProperties.isContinueOnError());
+            known.setPlatform(dialect.platform());
+            return known;
         }
 
         static class OnDistributedLockDatasourceInitializationCondition extends OnDatabaseInitializationCondition {

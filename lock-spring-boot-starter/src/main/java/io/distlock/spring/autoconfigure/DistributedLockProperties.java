@@ -69,7 +69,16 @@ public class DistributedLockProperties {
      */
     private int aopOrder = DistributedLockAdvisor.DEFAULT_ORDER;
 
+    /**
+     * When the lock table is checked: at start-up, failing it when the database is down or the table is missing
+     * (eager), or on first use, so that the application starts without its database (lazy; set the dialect unless
+     * the JDBC URL names the database).
+     */
+    private StartupCheck startupCheck = StartupCheck.EAGER;
+
     private final Watchdog watchdog = new Watchdog();
+
+    private final Cleanup cleanup = new Cleanup();
 
     public boolean isEnabled() {
         return enabled;
@@ -151,8 +160,82 @@ public class DistributedLockProperties {
         this.aopOrder = aopOrder;
     }
 
+    public StartupCheck getStartupCheck() {
+        return startupCheck;
+    }
+
+    public void setStartupCheck(StartupCheck startupCheck) {
+        this.startupCheck = startupCheck;
+    }
+
     public Watchdog getWatchdog() {
         return watchdog;
+    }
+
+    public Cleanup getCleanup() {
+        return cleanup;
+    }
+
+    /**
+     * When the lock table is checked.
+     */
+    public enum StartupCheck {
+
+        /**
+         * At start-up: a database that cannot be reached, or a missing lock table, fails the start.
+         */
+        EAGER,
+
+        /**
+         * On first use: the application starts while the database is down, and the {@code distributedLock} health
+         * indicator reports DOWN until a check succeeds.
+         */
+        LAZY
+    }
+
+    /**
+     * How rows of expired locks are deleted.
+     */
+    public static class Cleanup {
+
+        /**
+         * Whether to delete the rows of locks that expired more than the retention ago, on one replica at a time.
+         */
+        private boolean enabled = true;
+
+        /**
+         * How long the row of an expired lock is kept before it is deleted; at least one minute.
+         */
+        private Duration retention = Duration.ofHours(1);
+
+        /**
+         * Time between two clean-ups, counted from the end of the previous one.
+         */
+        private Duration interval = Duration.ofMinutes(10);
+
+        public boolean isEnabled() {
+            return enabled;
+        }
+
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
+        }
+
+        public Duration getRetention() {
+            return retention;
+        }
+
+        public void setRetention(Duration retention) {
+            this.retention = retention;
+        }
+
+        public Duration getInterval() {
+            return interval;
+        }
+
+        public void setInterval(Duration interval) {
+            this.interval = interval;
+        }
     }
 
     /**

@@ -9,6 +9,7 @@ import io.distlock.core.LockManager;
 import io.distlock.core.LockObserver;
 import io.distlock.core.SlotOutcome;
 import io.distlock.core.SlotRunOutcome;
+import io.distlock.spring.autoconfigure.LockCleanupListener;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -30,6 +31,8 @@ import io.micrometer.core.instrument.binder.MeterBinder;
  * <li>{@code distributed.lock.slots} counter, tags {@code lock} (the {@code @OncePerSlot} job) and {@code outcome}
  * ({@code executed}, {@code failed}, {@code lost}, {@code skipped}, {@code missed}, {@code crashed}): scheduled slots
  * by what became of them here</li>
+ * <li>{@code distributed.lock.cleanup.deleted} counter: rows of expired locks the scheduled clean-up deleted on this
+ * replica</li>
  * </ul>
  */
 public final class LockMetrics implements LockObserver {
@@ -45,6 +48,7 @@ public final class LockMetrics implements LockObserver {
     static final String LOST = "distributed.lock.lost";
 
     static final String SLOTS = "distributed.lock.slots";
+    static final String CLEANUP_DELETED = "distributed.lock.cleanup.deleted";
 
     private final MeterRegistry registry;
 
@@ -67,6 +71,19 @@ public final class LockMetrics implements LockObserver {
         return registry -> Gauge.builder(ACTIVE, manager, m -> m.activeLeases().size())
                 .description("Leases this process holds now")
                 .register(registry);
+    }
+
+    /**
+     * A clean-up listener counting deleted rows; the counter is registered at once, at zero.
+     *
+     * @param registry where the counter is registered
+     * @return the listener
+     */
+    public static LockCleanupListener cleanupCounter(MeterRegistry registry) {
+        Counter deleted = Counter.builder(CLEANUP_DELETED)
+                .description("Rows of expired locks the scheduled clean-up deleted")
+                .register(registry);
+        return rows -> deleted.increment(rows);
     }
 
     @Override

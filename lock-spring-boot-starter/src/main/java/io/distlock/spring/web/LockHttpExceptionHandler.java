@@ -2,6 +2,7 @@ package io.distlock.spring.web;
 
 import java.net.URI;
 
+import io.distlock.core.jdbc.LockTableMissingException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -52,6 +53,13 @@ public class LockHttpExceptionHandler {
     ResponseEntity<ProblemDetail> unsupportedMediaType(HttpMediaTypeNotSupportedException ex) {
         return problem(HttpStatus.UNSUPPORTED_MEDIA_TYPE, "unsupported-media-type", "Invalid lock request",
                 "The body must be sent as application/json");
+    }
+
+    @ExceptionHandler(LockTableMissingException.class)
+    ResponseEntity<ProblemDetail> tableMissing(LockTableMissingException ex) {
+        logger.warn("Lock API call found no lock table", ex);
+        return problem(HttpStatus.SERVICE_UNAVAILABLE, "unavailable", "Lock store unavailable",
+                "The lock table is missing; the call changed nothing");
     }
 
     @ExceptionHandler(DataAccessException.class)

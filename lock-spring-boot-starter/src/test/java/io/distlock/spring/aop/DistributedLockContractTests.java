@@ -13,6 +13,7 @@ import io.distlock.core.LockLostException;
 import io.distlock.core.LockManager;
 import io.distlock.core.LockRecord;
 import io.distlock.core.LockRepository;
+import io.distlock.core.OwnerFingerprint;
 import io.distlock.core.jdbc.LockTableName;
 import io.distlock.core.testsupport.TestDatabase;
 import io.distlock.core.CurrentLease;
@@ -144,13 +145,30 @@ abstract class DistributedLockContractTests {
     }
 
     @Test
+    void throwShowsOnlyTheHoldersOwnerFingerprint() {
+        String name = resource("fingerprint");
+        try (Lease held = lockManager.tryAcquire(name, Duration.ofSeconds(30)).orElseThrow()) {
+            assertThatExceptionOfType(LockNotAcquiredException.class).isThrownBy(() -> jobs.throwing(name))
+                .satisfies(ex -> {
+                    String random = held.owner().substring(held.owner().lastIndexOf(':') + 1);
+                    assertThat(ex.getMessage()).contains(OwnerFingerprint.of(held.owner()))
+                        .doesNotContain(held.owner()).doesNotContain(random.substring(4));
+                    assertThat(ex.holder()).map(LockRecord::owner).contains(held.owner());
+                });
+            assertThatExceptionOfType(LockNotAcquiredException.class).isThrownBy(() -> jobs.waitingBriefly(name))
+                .withMessageNotContaining(held.owner());
+        }
+    }
+
+    @Test
     void throwNamesTheResourceAndTheCurrentHolder() {
         String name = resource("throw");
         try (Lease held = lockManager.tryAcquire(name, Duration.ofSeconds(30)).orElseThrow()) {
             int runs = jobs.runs();
             assertThatExceptionOfType(LockNotAcquiredException.class).isThrownBy(() -> jobs.throwing(name))
                 .withMessageContaining("'" + name + "'")
-                .withMessageContaining("held by " + held.owner() + " until ")
+                .withMessageContaining("held by " + OwnerFingerprint.of(held.owner()) + " until ")
+                .withMessageNotContaining(held.owner())
                 .satisfies(ex -> {
                     assertThat(ex.resource()).isEqualTo(name);
                     assertThat(ex.holder()).map(LockRecord::owner).contains(held.owner());
@@ -179,7 +197,7 @@ abstract class DistributedLockContractTests {
             long started = System.nanoTime();
             assertThatExceptionOfType(LockNotAcquiredException.class).isThrownBy(() -> jobs.waitingBriefly(name))
                 .withMessageContaining("gave up after waiting PT0.3S")
-                .withMessageContaining("held by " + held.owner());
+                .withMessageContaining("held by " + OwnerFingerprint.of(held.owner()));
             assertThat(Duration.ofNanos(System.nanoTime() - started)).isGreaterThanOrEqualTo(Duration.ofMillis(300));
             assertThat(jobs.runs()).isEqualTo(runs);
         }
@@ -256,6 +274,33 @@ abstract class DistributedLockContractTests {
         assertThat(nesting.outerReleasedAfterInner()).isFalse();
         assertThat(nesting.outer().isReleased()).isTrue();
         assertThat(repository.find(name)).as("inner minHold ignored, released by the outer call").isEmpty();
+    }
+
+    @Test
+    void failingNestedCallsNeverLoseTheOuterLeaseFromTheThread() {
+        String name = resource("nested-failures");
+        String other = resource("nested-failures-other");
+        String heldElsewhere = resource("nested-failures-held");
+        try (Lease held = lockManager.tryAcquire(heldElsewhere, Duration.ofSeconds(30)).orElseThrow()) {
+            GuardedJobs.NestedFailures seen = jobs.outerAfterFailingNestedCalls(name, other, heldElsewhere);
+            assertThat(seen.failures()).hasSize(4);
+            assertThat(seen.failures().get(0)).isInstanceOf(IllegalStateException.class)
+                .hasMessage("nested call on " + name + " failed");
+            assertThat(seen.failures().get(1)).isInstanceOf(IllegalStateException.class)
+                .hasMessage("nested call on " + other + " failed");
+            assertThat(seen.failures().get(2)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("evaluated to null");
+            assertThat(seen.failures().get(3)).isInstanceOf(LockNotAcquiredException.class);
+            assertThat(seen.currentAfterEach()).as("CurrentLease after each failed nested call").hasSize(4)
+                .allSatisfy(lease -> assertThat(lease).isSameAs(seen.outer()));
+            assertThat(seen.joinedAfterEach()).as("lease a further nested call joined").hasSize(4)
+                .allSatisfy(lease -> assertThat(lease).isSameAs(seen.outer()));
+            assertThat(seen.outerReleasedInside()).isFalse();
+            assertThat(seen.outer().isReleased()).isTrue();
+            assertThat(repository.find(name)).as("released by the outer call").isEmpty();
+            assertThat(repository.find(other)).as("the failed nested call released its own lock").isEmpty();
+            assertThat(repository.find(heldElsewhere)).map(LockRecord::owner).contains(held.owner());
+        }
     }
 
     @Test

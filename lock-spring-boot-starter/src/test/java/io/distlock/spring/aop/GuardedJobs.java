@@ -184,6 +184,32 @@ public class GuardedJobs {
         return new Nesting(outer, inner, afterInner, during, outer.isReleased());
     }
 
+    /**
+     * Makes nested guarded calls that fail in every way one can — the body throws on the joined lease, the body
+     * throws on a lease of its own, the resource evaluates to null, another owner holds the lock — and after each
+     * records the current lease and the lease a further nested call on this resource joins.
+     */
+    @DistributedLock(resource = "#{#name}")
+    public NestedFailures outerAfterFailingNestedCalls(String name, String other, String heldElsewhere) {
+        Lease outer = CurrentLease.require();
+        List<Runnable> calls = List.of(() -> nested.failing(name), () -> nested.failing(other),
+                () -> nested.inner(null), () -> nested.throwing(heldElsewhere));
+        List<Throwable> failures = new ArrayList<>();
+        List<Lease> current = new ArrayList<>();
+        List<Lease> joined = new ArrayList<>();
+        for (Runnable call : calls) {
+            try {
+                call.run();
+            }
+            catch (RuntimeException ex) {
+                failures.add(ex);
+            }
+            current.add(CurrentLease.require());
+            joined.add(nested.inner(name));
+        }
+        return new NestedFailures(outer, failures, current, joined, outer.isReleased());
+    }
+
     @DistributedLock(resource = "#{#name}")
     public void failing(String name) {
         runs.incrementAndGet();
@@ -227,6 +253,11 @@ public class GuardedJobs {
     /** What {@link #outer} saw. */
     public record Nesting(Lease outer, Lease inner, Lease afterInner, int statementsDuringInner,
             boolean outerReleasedAfterInner) {
+    }
+
+    /** What {@link #outerAfterFailingNestedCalls} saw. */
+    public record NestedFailures(Lease outer, List<Throwable> failures, List<Lease> currentAfterEach,
+            List<Lease> joinedAfterEach, boolean outerReleasedInside) {
     }
 
     /** A bean referenced from a resource template. */

@@ -1,6 +1,11 @@
 package io.distlock.spring.aop;
 
+import java.time.LocalDate;
+import java.time.YearMonth;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 import io.distlock.spring.DistributedLock;
 import io.distlock.spring.OnLocked;
@@ -149,6 +154,106 @@ class LockedMethodValidatorTests {
     }
 
     @Test
+    void maxHoldBeyondTenYearsIsRejected() {
+        runner.withBean(MaxHoldBeyondTenYears.class).run(failsWith(MaxHoldBeyondTenYears.class.getName()
+                + ".run(): attribute 'maxHold' = 'PT2562048H' must be at most PT87600H (10 years"));
+    }
+
+    @Test
+    void minHoldAndWaitTimeoutBeyondTheirBoundsAreRejected() {
+        runner.withBean(HugeMinHoldAndWait.class).run(context -> {
+            assertThat(context).hasFailed();
+            assertThat(NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure()))
+                .isInstanceOf(InvalidLockDeclarationException.class)
+                .hasMessageContaining(HugeMinHoldAndWait.class.getName()
+                        + ".hold(): attribute 'minHold' = 'PT2562048H' must be at most PT24H")
+                .hasMessageContaining(HugeMinHoldAndWait.class.getName()
+                        + ".await(): attribute 'waitTimeout' = 'PT2562048H' must be at most PT24H");
+        });
+    }
+
+    @Test
+    void maxHoldPropertyBeyondTenYearsIsRejected() {
+        runner.withBean(Valid.class).withPropertyValues("jobs.ttl=PT1M", "distributed-lock.max-hold=PT2562048H")
+            .run(context -> {
+                assertThat(context).hasFailed();
+                assertThat(NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure()))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("distributed-lock.max-hold must be at most PT87600H, got PT2562048H");
+            });
+    }
+
+    @Test
+    void maxTtlPropertyBeyondTenYearsIsRejected() {
+        runner.withBean(Valid.class).withPropertyValues("jobs.ttl=PT1M", "distributed-lock.max-ttl=P4000D")
+            .run(context -> {
+                assertThat(context).hasFailed();
+                assertThat(NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure()))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("distributed-lock.max-ttl must be at most PT87600H, got PT96000H");
+            });
+    }
+
+    @Test
+    void templateReferringToTheTargetBeanIsRejected() {
+        runner.withBean(RefersToTarget.class).run(context -> {
+            assertThat(context).hasFailed();
+            assertThat(NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure()))
+                .isInstanceOf(InvalidLockDeclarationException.class)
+                .hasMessageContaining(RefersToTarget.class.getName() + ".byRoot(): attribute 'resource' = "
+                        + "'job:#{#root.target}' refers to the target bean in #{#root.target}: its text differs per "
+                        + "instance and per JVM, so the lock would exclude nothing")
+                .hasMessageContaining(RefersToTarget.class.getName() + ".byProperty(): attribute 'resource' = "
+                        + "'job:#{target.hashCode()}' refers to the target bean in #{target.hashCode()}")
+                .hasMessageContaining(RefersToTarget.class.getName() + ".byGetter(): attribute 'resource' = "
+                        + "'job:#{#this.getTarget()}' refers to the target bean");
+        });
+    }
+
+    @Test
+    void parameterWithoutItsOwnToStringIsRejected() {
+        runner.withBean(RendersPlainObject.class).run(failsWith(RendersPlainObject.class.getName()
+                + ".run(Customer): attribute 'resource' = 'order:#{#customer}' renders #{#customer}, and parameter "
+                + "#customer (" + Customer.class.getName() + ") is a " + Customer.class.getName() + ", which has no "
+                + "toString() of its own: Object's identity form (Customer@1b6d3586) differs per instance and per "
+                + "JVM, so the lock would exclude nothing; render a stable property such as #{#customer.id}, or "
+                + "give Customer a toString()"));
+    }
+
+    @Test
+    void collectionOfValuesWithoutToStringIsRejected() {
+        runner.withBean(RendersPlainObjects.class).run(failsWith(RendersPlainObjects.class.getName()
+                + ".run(List): attribute 'resource' = 'orders:#{#p0}' renders #{#p0}, and parameter #customers "
+                + "(java.util.List<" + Customer.class.getName() + ">) holds a " + Customer.class.getName()));
+    }
+
+    @Test
+    void allArgumentsIncludingOneWithoutToStringAreRejected() {
+        runner.withBean(RendersAllArguments.class).run(failsWith(RendersAllArguments.class.getName()
+                + ".run(String, Customer[]): attribute 'resource' = 'job:#{#root.args}' renders #{#root.args}, and "
+                + "parameter #customers (" + Customer.class.getName() + "[]) holds a " + Customer.class.getName()));
+    }
+
+    @Test
+    void concatenatedParameterWithoutToStringIsRejected() {
+        runner.withBean(ConcatenatesPlainObject.class).run(failsWith(ConcatenatesPlainObject.class.getName()
+                + ".run(Customer): attribute 'resource' = 'order:#{'x-' + #a0}' renders #{'x-' + #a0}, and "
+                + "parameter #customer"));
+    }
+
+    @Test
+    void renderingTheExpressionRootIsRejected() {
+        runner.withBean(RendersRoot.class).run(failsWith(RendersRoot.class.getName()
+                + ".run(): attribute 'resource' = 'job:#{#root}' renders #{#root}, the expression root object, which "
+                + "has no stable text"));
+    }
+
+    @Test
+    void valuesWithStableTextStart() {
+        runner.withBean(StableTexts.class).run(context -> assertThat(context).hasNotFailed());
+    }
+
+    @Test
     void everyProblemIsListedAtOnce() {
         runner.withBean(BadTtl.class).withBean(SkipReturningInt.class).run(context -> {
             assertThat(context).hasFailed();
@@ -192,6 +297,108 @@ class LockedMethodValidatorTests {
         @DistributedLock(resource = "valid:primitive", onLocked = OnLocked.WAIT, waitTimeout = "PT1S")
         public long primitiveWithWait() {
             return 1;
+        }
+    }
+
+    public static class MaxHoldBeyondTenYears {
+
+        @DistributedLock(resource = "job", maxHold = "PT2562048H")
+        public void run() {
+        }
+    }
+
+    public static class HugeMinHoldAndWait {
+
+        @DistributedLock(resource = "job", minHold = "PT2562048H", maxHold = "PT2562048H")
+        public void hold() {
+        }
+
+        @DistributedLock(resource = "job", onLocked = OnLocked.WAIT, waitTimeout = "PT2562048H")
+        public void await() {
+        }
+    }
+
+    /** A class without a toString() of its own. */
+    public static class Customer {
+
+        public String getId() {
+            return "c-1";
+        }
+    }
+
+    /** A value with a toString() of its own. */
+    public record OrderId(String value) {
+    }
+
+    public enum Region {
+        EU
+    }
+
+    public static class RefersToTarget {
+
+        @DistributedLock(resource = "job:#{#root.target}")
+        public void byRoot() {
+        }
+
+        @DistributedLock(resource = "job:#{target.hashCode()}")
+        public void byProperty() {
+        }
+
+        @DistributedLock(resource = "job:#{#this.getTarget()}")
+        public void byGetter() {
+        }
+    }
+
+    public static class RendersPlainObject {
+
+        @DistributedLock(resource = "order:#{#customer}")
+        public void run(Customer customer) {
+        }
+    }
+
+    public static class RendersPlainObjects {
+
+        @DistributedLock(resource = "orders:#{#p0}")
+        public void run(List<Customer> customers) {
+        }
+    }
+
+    public static class RendersAllArguments {
+
+        @DistributedLock(resource = "job:#{#root.args}")
+        public void run(String id, Customer[] customers) {
+        }
+    }
+
+    public static class ConcatenatesPlainObject {
+
+        @DistributedLock(resource = "order:#{'x-' + #a0}")
+        public void run(Customer customer) {
+        }
+    }
+
+    public static class RendersRoot {
+
+        @DistributedLock(resource = "job:#{#root}")
+        public void run() {
+        }
+    }
+
+    /** Every kind of value the start-up check lets through: its own toString(), or one decided per call. */
+    public static class StableTexts {
+
+        @DistributedLock(resource = "job:#{#id}:#{#region}:#{#text}:#{#count}:#{#number}:#{#month}:#{#day}")
+        public void values(OrderId id, Region region, String text, Integer count, long number, YearMonth month,
+                LocalDate day) {
+        }
+
+        @DistributedLock(resource = "job:#{#root.args}:#{#p0.length}:#{#root.targetClass}:#{#root.method}")
+        public void containers(String[] names, List<OrderId> ids, Set<Region> regions, Map<String, Integer> counts,
+                int[] numbers) {
+        }
+
+        @DistributedLock(resource = "job:#{#customer.id}:#{#key}:#{#text}:#{#keys}")
+        public void propertiesAndOpenTypes(Customer customer, Object key, CharSequence text, List<?> keys) {
         }
     }
 

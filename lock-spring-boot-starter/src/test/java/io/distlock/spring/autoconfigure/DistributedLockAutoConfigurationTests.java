@@ -66,6 +66,7 @@ class DistributedLockAutoConfigurationTests {
             assertThat(context).hasNotFailed()
                 .hasSingleBean(JdbcLockRepository.class)
                 .hasSingleBean(LockManager.class)
+                .hasSingleBean(ExpiredLockCleanup.class)
                 .hasSingleBean(OwnerGenerator.class)
                 .hasSingleBean(LeaseWatchdog.class)
                 .hasSingleBean(DistributedLockAdvisor.class)
@@ -207,6 +208,8 @@ class DistributedLockAutoConfigurationTests {
                 "distributed-lock.dialect=h2", "distributed-lock.owner-prefix=replica-7",
                 "distributed-lock.interrupt-on-loss=true", "distributed-lock.aop-order=42",
                 "distributed-lock.watchdog.threads=3", "distributed-lock.watchdog.renew-ratio=0.5",
+                "distributed-lock.startup-check=lazy", "distributed-lock.cleanup.enabled=true",
+                "distributed-lock.cleanup.retention=2h", "distributed-lock.cleanup.interval=90s",
                 "distributed-lock.jdbc.initialize-schema=always", "distributed-lock.jdbc.platform=h2",
                 "distributed-lock.jdbc.schema=" + H2_SCHEMA, "distributed-lock.jdbc.continue-on-error=false")
             .run(context -> {
@@ -224,13 +227,20 @@ class DistributedLockAutoConfigurationTests {
                 assertThat(properties.getAopOrder()).isEqualTo(42);
                 assertThat(properties.getWatchdog().getThreads()).isEqualTo(3);
                 assertThat(properties.getWatchdog().getRenewRatio()).isEqualTo(0.5);
+                assertThat(properties.getStartupCheck()).isEqualTo(DistributedLockProperties.StartupCheck.LAZY);
+                assertThat(properties.getCleanup().isEnabled()).isTrue();
+                assertThat(properties.getCleanup().getRetention()).isEqualTo(Duration.ofHours(2));
+                assertThat(properties.getCleanup().getInterval()).isEqualTo(Duration.ofSeconds(90));
+                assertThat(context.getBean(ExpiredLockCleanup.class)).hasToString(
+                        "ExpiredLockCleanup[retention=PT2H, interval=PT1M30S]");
                 DistributedLockJdbcProperties jdbc = context.getBean(DistributedLockJdbcProperties.class);
                 assertThat(jdbc.getInitializeSchema()).isEqualTo(DatabaseInitializationMode.ALWAYS);
                 assertThat(jdbc.getPlatform()).isEqualTo("h2");
                 assertThat(jdbc.getSchema()).isEqualTo(H2_SCHEMA);
                 assertThat(jdbc.isContinueOnError()).isFalse();
 
-                JdbcLockRepository repository = context.getBean(JdbcLockRepository.class);
+                JdbcLockRepository repository = (JdbcLockRepository) ((SchemaCheckingLockRepository) context
+                    .getBean(LockRepository.class)).delegate();
                 assertThat(repository.table().value()).isEqualTo("bound_locks");
                 assertThat(repository.dialect().name()).isEqualToIgnoringCase("H2");
                 assertThat(context.getBean(OwnerGenerator.class).nextOwner()).startsWith("replica-7:");
@@ -319,7 +329,9 @@ class DistributedLockAutoConfigurationTests {
                     "distributed-lock.max-ttl", "distributed-lock.time-source", "distributed-lock.dialect",
                     "distributed-lock.owner-prefix", "distributed-lock.interrupt-on-loss",
                     "distributed-lock.aop-order", "distributed-lock.watchdog.threads",
-                    "distributed-lock.watchdog.renew-ratio", "distributed-lock.jdbc.initialize-schema");
+                    "distributed-lock.watchdog.renew-ratio", "distributed-lock.jdbc.initialize-schema",
+                    "distributed-lock.startup-check", "distributed-lock.cleanup.enabled",
+                    "distributed-lock.cleanup.retention", "distributed-lock.cleanup.interval");
             assertThat(properties).allSatisfy(property -> {
                 String description = (String) property.get("description");
                 assertThat(description).as("description of %s", property.get("name")).isNotBlank()

@@ -80,6 +80,15 @@ abstract class LockHttpContractTests {
                 HttpResponse.BodyHandlers.ofString());
     }
 
+    /** Sends a path as it is written, without encoding, so that a ';' reaches the server as a ';'. */
+    private HttpResponse<String> raw(String method, String path, String body) throws Exception {
+        HttpRequest.BodyPublisher publisher = body.isEmpty() ? HttpRequest.BodyPublishers.noBody()
+                : HttpRequest.BodyPublishers.ofString(body);
+        return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/locks/" + path))
+                .header("Content-Type", "application/json").method(method, publisher).build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
     private JsonNode body(HttpResponse<String> response) {
         return json.readTree(response.body());
     }
@@ -201,6 +210,37 @@ abstract class LockHttpContractTests {
         assertProblem(delete(resource, ""), 400, "'owner' is required");
         assertProblem(delete(resource, "?owner="), 400, "owner must not be blank");
         assertThat(get(resource).statusCode()).isEqualTo(404);
+    }
+
+    @Test
+    void semicolonInAResourceIsRefusedUnencodedAndStoredVerbatimWhenEncoded() throws Exception {
+        String job = resource();
+        String owner = owner();
+        String lease = "{\"owner\": \"" + owner + "\", \"ttl\": \"PT30S\"}";
+        assertProblem(raw("POST", job + ";eu", lease), 400, "contains ';', which Spring MVC reads as the start of "
+                + "matrix parameters and drops, so the call would act on '" + job + "' instead: URL-encode ';' in "
+                + "resource names as %3B");
+        assertProblem(raw("POST", job + ";us", lease), 400, "';'");
+        assertProblem(raw("GET", job + ";eu", ""), 400, "';'");
+        assertProblem(raw("POST", job + ";eu/renew", lease), 400, "';'");
+        assertProblem(raw("DELETE", job + ";eu?owner=" + owner, ""), 400, "';'");
+        assertThat(get(job).statusCode()).as("nothing was locked under the truncated name").isEqualTo(404);
+
+        String eu = job + ";eu";
+        String us = job + ";us";
+        assertThat(uri(eu, "").toString()).contains("%3Beu");
+        JsonNode euLock = body(acquire(eu, owner, "PT30S"));
+        assertThat(euLock.get("acquired").asBoolean()).isTrue();
+        assertThat(euLock.get("resource").asString()).isEqualTo(eu);
+        JsonNode usLock = body(acquire(us, owner(), "PT30S"));
+        assertThat(usLock.get("acquired").asBoolean()).as("a lock of its own, not job's").isTrue();
+        assertThat(usLock.get("resource").asString()).isEqualTo(us);
+        assertThat(body(get(eu)).get("owner").asString()).isEqualTo(owner);
+        assertThat(get(job).statusCode()).isEqualTo(404);
+        assertThat(renew(eu, owner, "PT60S").statusCode()).isEqualTo(200);
+        assertThat(delete(eu, "?owner=" + owner).statusCode()).isEqualTo(204);
+        assertThat(get(eu).statusCode()).isEqualTo(404);
+        assertThat(get(us).statusCode()).isEqualTo(200);
     }
 
     @Test
