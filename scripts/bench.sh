@@ -9,8 +9,8 @@
 # lock-benchmarks/target/benchmarks-quick.md or benchmarks-partial.md instead, so that they never overwrite the
 # published figures. Every run prints JMH's table and the STATEMENTS, WATCHDOG and RATIO lines, and writes JSON
 # results under lock-benchmarks/target/. PostgreSQL and MariaDB are skipped with a notice when they do not answer
-# (URLs: DISTLOCK_BENCH_POSTGRESQL_URL, DISTLOCK_BENCH_MARIADB_URL, with _USER and _PASSWORD). BENCH_JAVA_OPTS adds
-# JVM options, e.g. BENCH_JAVA_OPTS=-XX:StartFlightRecording=filename=bench.jfr to profile a run.
+# (URLs: DISTLOCK_TEST_POSTGRESQL_URL, DISTLOCK_TEST_MARIADB_URL, with _USER and _PASSWORD, as for the tests).
+# BENCH_JAVA_OPTS adds JVM options, e.g. BENCH_JAVA_OPTS=-XX:StartFlightRecording=filename=bench.jfr to profile a run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -27,7 +27,7 @@ if grep -q '<module>lock-benchmarks</module>' pom.xml; then
   ./mvnw -B -q -pl lock-benchmarks -am package -DskipTests
 else
   # Not yet a module of the reactor: build what it depends on first.
-  ./mvnw -B -q -pl lock-spring-boot-starter -am install -DskipTests
+  ./mvnw -B -q -pl lock-spring-boot-starter,lock-test-support -am install -DskipTests
   ./mvnw -B -q -f lock-benchmarks/pom.xml package -DskipTests
 fi
 

@@ -6,8 +6,8 @@
 #
 # Defaults: 4 worker JVMs, 60 seconds, all four faults, 3 threads per worker, 3 locks, a 2000 ms TTL; allow 30 s or
 # more for kill, pause and disconnect to be injected at least once each. One run per database at a time: a run drops
-# and recreates the torture_* tables. Builds lock-core and lock-torture with ./mvnw when the torture jar is missing
-# or older than their sources. Connects to 127.0.0.1 only: the H2 case serves an in-memory database from the controller's JVM over an H2 TCP server; the
+# and recreates the torture_* tables. Builds lock-core, lock-test-support and lock-torture with ./mvnw when the
+# torture jar is missing or older than their sources. Connects to 127.0.0.1 only: the H2 case serves an in-memory database from the controller's JVM over an H2 TCP server; the
 # PostgreSQL and MariaDB cases use the local servers of the tests (DISTLOCK_TEST_*_URL/USER/PASSWORD override them).
 # Worker logs go to lock-torture/target/torture/<db>-<time>/. Exits with the checker's status: 0 every criterion
 # held, 1 one failed, 2 the run could not be carried out.
@@ -50,18 +50,18 @@ needs_build() {
   [ -f "$jar" ] && [ -f "$classpath_file" ] || return 0
   local reference="$jar" entry entries
   [ "$stamp" -nt "$jar" ] && reference="$stamp"
-  [ -z "$(find lock-core/src/main lock-core/pom.xml lock-torture/src/main lock-torture/pom.xml pom.xml \
-    -newer "$reference" -print -quit)" ] || return 0
+  [ -z "$(find lock-core/src/main lock-core/pom.xml lock-test-support/src/main lock-test-support/pom.xml \
+    lock-torture/src/main lock-torture/pom.xml pom.xml -newer "$reference" -print -quit)" ] || return 0
   IFS=: read -r -a entries < "$classpath_file"
   for entry in "${entries[@]}"; do [ -e "$entry" ] || return 0; done
   return 1
 }
 if needs_build; then
-  echo "torture.sh: building lock-core and lock-torture"
+  echo "torture.sh: building lock-core, lock-test-support and lock-torture"
   if grep -q '<module>lock-torture</module>' pom.xml; then
     ./mvnw -B -q -pl lock-torture -am package -DskipTests
   else
-    ./mvnw -B -q -pl lock-core install -DskipTests
+    ./mvnw -B -q -pl lock-core,lock-test-support install -DskipTests
     ./mvnw -B -q -f lock-torture/pom.xml package -DskipTests
   fi
   touch "$stamp"

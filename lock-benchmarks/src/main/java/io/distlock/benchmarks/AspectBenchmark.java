@@ -10,6 +10,7 @@ import io.distlock.core.LockOutcome;
 import io.distlock.core.LockRequest;
 import io.distlock.spring.DistributedLock;
 import io.distlock.spring.autoconfigure.DistributedLockAutoConfiguration;
+import io.distlock.testsupport.TestDatabase;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Level;
@@ -67,8 +68,8 @@ public class AspectBenchmark {
 
         @Setup(Level.Trial)
         public void start() {
-            BenchDatabase database = BenchDatabase.byId(db);
-            pool = database.openPool("aspect");
+            TestDatabase database = TestDatabase.byId(db);
+            pool = BenchPool.open(database, "aspect");
             BenchSchema.create(database, pool);
             BenchSchema.reset(database, pool, CycleBenchmark.allResources());
             context = start(database, pool);
@@ -87,7 +88,7 @@ public class AspectBenchmark {
             pool.close();
         }
 
-        static ConfigurableApplicationContext start(BenchDatabase database, DataSource dataSource) {
+        static ConfigurableApplicationContext start(TestDatabase database, DataSource dataSource) {
             return new SpringApplicationBuilder(AspectConfiguration.class)
                     .web(WebApplicationType.NONE)
                     .bannerMode(Banner.Mode.OFF)

@@ -1,6 +1,8 @@
 package io.distlock.benchmarks;
 
 import com.zaxxer.hikari.HikariDataSource;
+import io.distlock.testsupport.CountingDataSource;
+import io.distlock.testsupport.TestDatabase;
 
 import org.springframework.context.ConfigurableApplicationContext;
 
@@ -24,11 +26,11 @@ final class AspectScenario {
      * @param db the database
      * @return the count, as implementation {@code distlock-aspect}
      */
-    static StatementCounts.Cycle count(BenchDatabase db) {
-        try (HikariDataSource pool = db.openPool("count-aspect")) {
+    static StatementCounts.Cycle count(TestDatabase db) {
+        try (HikariDataSource pool = BenchPool.open(db, "count-aspect")) {
             BenchSchema.create(db, pool);
             BenchSchema.reset(db, pool, CycleBenchmark.allResources());
-            StatementCountingDataSource counting = new StatementCountingDataSource(pool);
+            CountingDataSource counting = new CountingDataSource(pool);
             try (ConfigurableApplicationContext context = AspectBenchmark.Application.start(db, counting)) {
                 AspectBenchmark.GuardedJob job = context.getBean(AspectBenchmark.GuardedJob.class);
                 String resource = CycleBenchmark.ownResource(0);

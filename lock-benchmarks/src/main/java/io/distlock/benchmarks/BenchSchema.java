@@ -13,6 +13,7 @@ import javax.sql.DataSource;
 import io.distlock.core.jdbc.LockSchema;
 import io.distlock.core.jdbc.LockTableName;
 import io.distlock.core.jdbc.dialect.LockDialect;
+import io.distlock.testsupport.TestDatabase;
 
 import org.springframework.core.io.ByteArrayResource;
 import org.springframework.core.io.support.EncodedResource;
@@ -47,7 +48,7 @@ public final class BenchSchema {
      * @param db the database
      * @param dataSource a data source on it
      */
-    public static void create(BenchDatabase db, DataSource dataSource) {
+    public static void create(TestDatabase db, DataSource dataSource) {
         String distlock = LockSchema.script(db.dialect(), new LockTableName(DISTLOCK_TABLE)).strip();
         StringBuilder script = new StringBuilder(distlock).append(distlock.endsWith(";") ? "\n" : ";\n");
         String shedTime = switch (db) {
@@ -59,9 +60,9 @@ public final class BenchSchema {
             case POSTGRESQL -> "TIMESTAMPTZ(6)";
             case MARIADB -> "DATETIME(6)";
         };
-        String siTime = db == BenchDatabase.MARIADB ? "DATETIME(6)" : "TIMESTAMP";
-        String engine = db == BenchDatabase.MARIADB ? " ENGINE = InnoDB" : "";
-        String binary = db == BenchDatabase.MARIADB ? " DEFAULT CHARSET = utf8mb4 COLLATE = utf8mb4_nopad_bin" : "";
+        String siTime = db == TestDatabase.MARIADB ? "DATETIME(6)" : "TIMESTAMP";
+        String engine = db == TestDatabase.MARIADB ? " ENGINE = InnoDB" : "";
+        String binary = db == TestDatabase.MARIADB ? " DEFAULT CHARSET = utf8mb4 COLLATE = utf8mb4_nopad_bin" : "";
         script.append("CREATE TABLE IF NOT EXISTS ").append(SHEDLOCK_TABLE).append(" (name VARCHAR(64) NOT NULL PRIMARY KEY, ")
                 .append("lock_until ").append(shedTime).append(" NOT NULL, locked_at ").append(shedTime)
                 .append(" NOT NULL, locked_by VARCHAR(255) NOT NULL)").append(engine).append(";\n");
@@ -89,7 +90,7 @@ public final class BenchSchema {
      * @param dataSource a data source on it
      * @param floorResources the resources the floor will lock
      */
-    public static void reset(BenchDatabase db, DataSource dataSource, Collection<String> floorResources) {
+    public static void reset(TestDatabase db, DataSource dataSource, Collection<String> floorResources) {
         LockDialect dialect = db.dialect();
         List<String> tables = List.of(DISTLOCK_TABLE, SHEDLOCK_TABLE, SPRING_INTEGRATION_PREFIX + "LOCK", FLOOR_TABLE);
         try (Connection connection = dataSource.getConnection()) {

@@ -10,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import io.distlock.testsupport.TestDatabase;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.results.format.ResultFormatFactory;
 import org.openjdk.jmh.results.format.ResultFormatType;
@@ -57,8 +58,8 @@ public final class BenchmarkMain {
         Files.createDirectories(arguments.out.resolve(arguments.jmhDirectory()));
         BenchmarkReport report = new BenchmarkReport(plan, arguments.command);
 
-        List<BenchDatabase> databases = new ArrayList<>();
-        for (BenchDatabase db : arguments.databases) {
+        List<TestDatabase> databases = new ArrayList<>();
+        for (TestDatabase db : arguments.databases) {
             String problem = db.problem();
             if (problem.isEmpty()) {
                 databases.add(db);
@@ -72,7 +73,7 @@ public final class BenchmarkMain {
         }
 
         List<RunResult> allResults = new ArrayList<>();
-        for (BenchDatabase db : databases) {
+        for (TestDatabase db : databases) {
             List<String> impls = LockImplementation.idsFor(db).stream()
                     .filter(id -> arguments.impls == null || id.equals("distlock") || arguments.impls.contains(id))
                     .toList();
@@ -131,7 +132,7 @@ public final class BenchmarkMain {
                 + doc);
     }
 
-    private static void prewarm(BenchmarkPlan plan, BenchDatabase db, List<String> impls) throws RunnerException {
+    private static void prewarm(BenchmarkPlan plan, TestDatabase db, List<String> impls) throws RunnerException {
         log("warming up every implementation on " + db.id() + " (" + plan.prewarmSeconds() + " s each, not measured)");
         new Runner(new OptionsBuilder()
                 .include(CycleBenchmark.class.getName() + ".uncontended$")
@@ -148,7 +149,7 @@ public final class BenchmarkMain {
     }
 
     private static Collection<RunResult> run(Arguments arguments, BenchmarkPlan plan, BenchmarkReport report,
-            String scenario, BenchDatabase db, int threads, Map<String, List<String>> params, String include)
+            String scenario, TestDatabase db, int threads, Map<String, List<String>> params, String include)
             throws RunnerException {
         int rounds = plan.rounds(scenario, db.id(), threads);
         List<RunResult> all = new ArrayList<>();
@@ -207,7 +208,7 @@ public final class BenchmarkMain {
 
         boolean quick;
 
-        List<BenchDatabase> databases = Arrays.asList(BenchDatabase.values());
+        List<TestDatabase> databases = Arrays.asList(TestDatabase.values());
 
         static final List<String> SCENARIOS = List.of("uncontended", "contended", "aspect", "watchdog");
 
@@ -239,7 +240,7 @@ public final class BenchmarkMain {
 
         /** @return whether this is the run docs/benchmarks.md describes: every database, scenario and figure */
         boolean complete() {
-            return !quick && databases.size() == BenchDatabase.values().length && scenarios.containsAll(SCENARIOS)
+            return !quick && databases.size() == TestDatabase.values().length && scenarios.containsAll(SCENARIOS)
                     && threads == null && impls == null && rounds == null && profilers.isEmpty();
         }
 
@@ -252,8 +253,8 @@ public final class BenchmarkMain {
                     case "--quick" -> parsed.quick = true;
                     case "--db" -> {
                         String value = value(args, ++i, arg);
-                        parsed.databases = value.equals("all") ? Arrays.asList(BenchDatabase.values())
-                                : Arrays.stream(value.split(",")).map(BenchDatabase::byId).toList();
+                        parsed.databases = value.equals("all") ? Arrays.asList(TestDatabase.values())
+                                : Arrays.stream(value.split(",")).map(TestDatabase::byId).toList();
                     }
                     case "--scenario" -> {
                         parsed.scenarios = List.of(value(args, ++i, arg).split(","));

@@ -16,6 +16,8 @@ import java.util.Optional;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
 
+import io.distlock.testsupport.TestDatabase;
+
 /**
  * Everything one run found, and its renderings: the {@code RATIO}, {@code STATEMENTS} and {@code WATCHDOG} lines, the
  * goals, the JSON results and the Markdown report.
@@ -51,11 +53,11 @@ final class BenchmarkReport {
         this.command = command;
     }
 
-    void serverVersion(BenchDatabase db, String version) {
+    void serverVersion(TestDatabase db, String version) {
         serverVersions.put(db.id(), version);
     }
 
-    void skipped(BenchDatabase db, String reason) {
+    void skipped(TestDatabase db, String reason) {
         skipped.put(db.id(), reason);
     }
 
@@ -302,7 +304,7 @@ final class BenchmarkReport {
         }
         md.append(". H2 runs in memory, in the benchmark's JVM; the servers are local, over TCP on 127.0.0.1.\n");
         md.append("- **Pool**: HikariCP ").append(version("com.zaxxer", "HikariCP")).append(", ")
-                .append(BenchDatabase.POOL_SIZE).append(" connections opened up front, autocommit, the same for every ")
+                .append(BenchPool.SIZE).append(" connections opened up front, autocommit, the same for every ")
                 .append("implementation; drivers: pgjdbc ").append(version("org.postgresql", "postgresql"))
                 .append(", MariaDB Connector/J ").append(version("org.mariadb.jdbc", "mariadb-java-client"))
                 .append(", H2 ").append(version("com.h2database", "h2")).append(", all with default settings.\n");

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import com.zaxxer.hikari.HikariDataSource;
+import io.distlock.testsupport.TestDatabase;
 import org.openjdk.jmh.annotations.AuxCounters;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -29,7 +30,7 @@ import org.openjdk.jmh.infra.ThreadParams;
 public class CycleBenchmark {
 
     /** The most threads any run uses; the floor pre-inserts a row for each thread's resource. */
-    public static final int MAX_THREADS = BenchDatabase.POOL_SIZE;
+    public static final int MAX_THREADS = BenchPool.SIZE;
 
     /** The resource all threads fight over in {@link #contended}. */
     public static final String CONTENDED_RESOURCE = "bench-contended";
@@ -70,7 +71,7 @@ public class CycleBenchmark {
         @Param({"distlock"})
         public String impl;
 
-        BenchDatabase database;
+        TestDatabase database;
 
         LockImplementation implementation;
 
@@ -78,9 +79,9 @@ public class CycleBenchmark {
 
         @Setup(Level.Trial)
         public void open() {
-            database = BenchDatabase.byId(db);
+            database = TestDatabase.byId(db);
             implementation = LockImplementation.byId(impl);
-            pool = database.openPool(impl);
+            pool = BenchPool.open(database, impl);
             BenchSchema.create(database, pool);
             BenchSchema.reset(database, pool, allResources());
         }

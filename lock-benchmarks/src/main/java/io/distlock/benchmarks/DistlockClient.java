@@ -6,6 +6,7 @@ import io.distlock.core.LockManager;
 import io.distlock.core.LockOutcome;
 import io.distlock.core.LockRequest;
 import io.distlock.core.jdbc.JdbcLockRepository;
+import io.distlock.testsupport.TestDatabase;
 
 /**
  * distlock: {@link LockManager#runLocked} with an empty callback and no renewal (acquire, then release), database
@@ -15,7 +16,7 @@ final class DistlockClient implements LockClient {
 
     private final LockManager manager;
 
-    DistlockClient(BenchDatabase db, DataSource dataSource) {
+    DistlockClient(TestDatabase db, DataSource dataSource) {
         JdbcLockRepository repository = JdbcLockRepository.builder(dataSource)
                 .tableName(BenchSchema.DISTLOCK_TABLE)
                 .dialect(db.dialect())

@@ -7,6 +7,7 @@ import java.sql.SQLException;
 import javax.sql.DataSource;
 
 import io.distlock.core.jdbc.dialect.LockDialect;
+import io.distlock.testsupport.TestDatabase;
 
 /**
  * The floor: plain JDBC in autocommit, two prepared single-row {@code UPDATE}s per cycle on a pre-inserted row, each
@@ -24,7 +25,7 @@ final class FloorClient implements LockClient {
 
     private final String giveBack;
 
-    FloorClient(BenchDatabase db, DataSource dataSource, String owner) {
+    FloorClient(TestDatabase db, DataSource dataSource, String owner) {
         this.dataSource = dataSource;
         this.owner = owner;
         LockDialect dialect = db.dialect();

@@ -5,6 +5,8 @@ import java.util.List;
 
 import javax.sql.DataSource;
 
+import io.distlock.testsupport.TestDatabase;
+
 /**
  * The implementations compared, by the ids used in parameters, {@code RATIO} and {@code STATEMENTS} lines.
  */
@@ -48,7 +50,7 @@ public enum LockImplementation {
      * @param db the database
      * @return their ids, distlock first
      */
-    public static List<String> idsFor(BenchDatabase db) {
+    public static List<String> idsFor(TestDatabase db) {
         return Arrays.stream(values()).filter(impl -> impl.runsOn(db)).map(LockImplementation::id).toList();
     }
 
@@ -63,8 +65,8 @@ public enum LockImplementation {
      * @param db the database
      * @return {@code false} only for advisory locks off PostgreSQL
      */
-    public boolean runsOn(BenchDatabase db) {
-        return this != PG_ADVISORY || db == BenchDatabase.POSTGRESQL;
+    public boolean runsOn(TestDatabase db) {
+        return this != PG_ADVISORY || db == TestDatabase.POSTGRESQL;
     }
 
     /**
@@ -75,7 +77,7 @@ public enum LockImplementation {
      * @param node the node's name, unique per benchmark thread
      * @return the client
      */
-    public LockClient open(BenchDatabase db, DataSource dataSource, String node) {
+    public LockClient open(TestDatabase db, DataSource dataSource, String node) {
         return switch (this) {
             case DISTLOCK -> new DistlockClient(db, dataSource);
             case SHEDLOCK -> new ShedLockClient(dataSource, node);

@@ -5,9 +5,11 @@ import java.util.List;
 import com.zaxxer.hikari.HikariDataSource;
 import io.distlock.core.LeaseKey;
 import io.distlock.core.jdbc.JdbcLockRepository;
+import io.distlock.testsupport.CountingDataSource;
+import io.distlock.testsupport.TestDatabase;
 
 /**
- * Counts statements per operation on a {@link StatementCountingDataSource}, apart from the timed runs.
+ * Counts statements per operation on a {@link CountingDataSource}, apart from the timed runs.
  */
 final class StatementCounts {
 
@@ -47,11 +49,11 @@ final class StatementCounts {
      * @param impl the implementation
      * @return the counts
      */
-    static Cycle cycle(BenchDatabase db, LockImplementation impl) {
-        try (HikariDataSource pool = db.openPool("count-" + impl.id())) {
+    static Cycle cycle(TestDatabase db, LockImplementation impl) {
+        try (HikariDataSource pool = BenchPool.open(db, "count-" + impl.id())) {
             BenchSchema.create(db, pool);
             BenchSchema.reset(db, pool, CycleBenchmark.allResources());
-            StatementCountingDataSource counting = new StatementCountingDataSource(pool);
+            CountingDataSource counting = new CountingDataSource(pool);
             try (LockClient client = impl.open(db, counting, "node-0")) {
                 String resource = CycleBenchmark.ownResource(0);
                 for (int i = 0; i < WARMUP_CYCLES; i++) {
@@ -78,11 +80,11 @@ final class StatementCounts {
      * @param leases how many leases are held
      * @return the count
      */
-    static Round watchdogRound(BenchDatabase db, int leases) {
-        try (HikariDataSource pool = db.openPool("count-watchdog")) {
+    static Round watchdogRound(TestDatabase db, int leases) {
+        try (HikariDataSource pool = BenchPool.open(db, "count-watchdog")) {
             BenchSchema.create(db, pool);
             BenchSchema.reset(db, pool, List.of());
-            StatementCountingDataSource counting = new StatementCountingDataSource(pool);
+            CountingDataSource counting = new CountingDataSource(pool);
             JdbcLockRepository repository = WatchdogBenchmark.repository(db, counting);
             List<LeaseKey> keys = WatchdogBenchmark.holdLeases(db, pool, leases);
             counting.reset();

@@ -17,6 +17,7 @@ import io.distlock.core.LockRecord;
 import io.distlock.core.RandomOwnerGenerator;
 import io.distlock.core.jdbc.JdbcLockRepository;
 import io.distlock.core.jdbc.dialect.LockDialect;
+import io.distlock.testsupport.TestDatabase;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Level;
@@ -56,8 +57,8 @@ public class WatchdogBenchmark {
 
     @Setup(Level.Trial)
     public void holdLeases() {
-        BenchDatabase database = BenchDatabase.byId(db);
-        pool = database.openPool("watchdog");
+        TestDatabase database = TestDatabase.byId(db);
+        pool = BenchPool.open(database, "watchdog");
         BenchSchema.create(database, pool);
         BenchSchema.reset(database, pool, List.of());
         repository = repository(database, pool);
@@ -79,7 +80,7 @@ public class WatchdogBenchmark {
         return renewAll(repository, keys);
     }
 
-    static JdbcLockRepository repository(BenchDatabase database, DataSource dataSource) {
+    static JdbcLockRepository repository(TestDatabase database, DataSource dataSource) {
         return JdbcLockRepository.builder(dataSource).tableName(BenchSchema.DISTLOCK_TABLE).dialect(database.dialect())
                 .build();
     }
@@ -94,7 +95,7 @@ public class WatchdogBenchmark {
      * @param count how many
      * @return their keys
      */
-    static List<LeaseKey> holdLeases(BenchDatabase database, DataSource dataSource, int count) {
+    static List<LeaseKey> holdLeases(TestDatabase database, DataSource dataSource, int count) {
         LockDialect dialect = database.dialect();
         String sequence = BenchSchema.DISTLOCK_TABLE + "_token_seq";
         String nextToken = switch (database) {

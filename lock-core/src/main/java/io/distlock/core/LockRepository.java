@@ -51,7 +51,7 @@ public interface LockRepository {
      *
      * @param resource the locked resource
      * @param owner the owner token that holds it
-     * @return {@link LockResult#RELEASED}, or why nothing changed
+     * @return {@link LockResult#APPLIED}, or why nothing changed
      */
     default LockResult release(String resource, String owner) {
         return release(resource, owner, Duration.ZERO);
@@ -64,7 +64,7 @@ public interface LockRepository {
      * @param resource the locked resource
      * @param owner the owner token that holds it
      * @param minHold how long after acquisition the lock stays held at least
-     * @return {@link LockResult#RELEASED}, or why nothing changed
+     * @return {@link LockResult#APPLIED}, or why nothing changed
      */
     LockResult release(String resource, String owner, Duration minHold);
 

@@ -1,6 +1,6 @@
 package io.distlock.core;
 
-import io.distlock.core.testsupport.TestDatabase;
+import io.distlock.testsupport.TestDatabase;
 
 /**
  * Once-per-slot runs on H2.

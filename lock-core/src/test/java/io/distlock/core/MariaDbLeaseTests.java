@@ -1,6 +1,6 @@
 package io.distlock.core;
 
-import io.distlock.core.testsupport.TestDatabase;
+import io.distlock.testsupport.TestDatabase;
 
 /**
  * Leases, watchdog and manager on MariaDb.

@@ -16,7 +16,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import io.distlock.core.jdbc.JdbcLockRepository;
 import io.distlock.core.jdbc.LockTableName;
-import io.distlock.core.testsupport.TestDatabase;
+import io.distlock.testsupport.TestDatabase;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

@@ -19,6 +19,7 @@ import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
 
 import io.distlock.core.jdbc.dialect.LockDialect;
+import io.distlock.testsupport.TestDatabase;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -33,7 +34,7 @@ final class FaultInjector {
 
     private final TortureOptions options;
 
-    private final TortureDatabase database;
+    private final TestDatabase database;
 
     private final LockDialect dialect;
 
@@ -225,7 +226,7 @@ final class FaultInjector {
     }
 
     private List<LockRow> liveLocks() throws SQLException {
-        return locks(" WHERE expires_at > " + database.now());
+        return locks(" WHERE expires_at > " + dialect.currentTimeExpression());
     }
 
     private List<LockRow> allLocks() throws SQLException {
@@ -247,7 +248,7 @@ final class FaultInjector {
 
     private Instant databaseNow() throws SQLException {
         try (Connection connection = admin.getConnection();
-                PreparedStatement statement = connection.prepareStatement("SELECT " + database.now());
+                PreparedStatement statement = connection.prepareStatement("SELECT " + dialect.currentTimeExpression());
                 ResultSet rs = statement.executeQuery()) {
             rs.next();
             return dialect.readInstant(rs, 1);

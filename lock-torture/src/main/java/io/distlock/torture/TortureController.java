@@ -9,6 +9,7 @@ import java.util.stream.Collectors;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import io.distlock.testsupport.TestDatabase;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -21,6 +22,9 @@ public final class TortureController {
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(90);
 
     private static final Duration STOP_GRACE = Duration.ofSeconds(25);
+
+    /** H2's lock timeout for the controller and the workers, longer than its default for a loaded machine. */
+    private static final String H2_SETTINGS = ";LOCK_TIMEOUT=30000";
 
     private TortureController() {
     }
@@ -49,7 +53,7 @@ public final class TortureController {
         WorkerPool workers = null;
         try {
             Files.createDirectories(options.runDirectory());
-            if (options.database() == TortureDatabase.H2) {
+            if (options.database() == TestDatabase.H2) {
                 h2 = H2TcpServer.start();
             }
             admin = adminPool(options.database());
@@ -59,7 +63,7 @@ public final class TortureController {
                     options.ttl().toMillis(), options.duration().getSeconds(), options.faultList(),
                     options.runDirectory().toAbsolutePath());
             TortureSchema.reset(admin, options.database(), options.locks());
-            workers = new WorkerPool(options, options.database().workerUrl(h2 != null ? h2.port() : -1));
+            workers = new WorkerPool(options, workerUrl(options.database(), h2));
             WorkerPool started = workers;
             Runtime.getRuntime().addShutdownHook(new Thread(started::destroyAll, "torture-cleanup"));
             workers.startAll(READY_TIMEOUT.toMillis());
@@ -90,15 +94,19 @@ public final class TortureController {
         }
     }
 
-    private static HikariDataSource adminPool(TortureDatabase database) {
-        HikariConfig config = new HikariConfig();
-        config.setJdbcUrl(database.controllerUrl());
-        config.setUsername(database.user());
-        config.setPassword(database.password());
-        config.setPoolName("torture-controller");
-        config.setMaximumPoolSize(3);
+    /** The controller's pool: for H2 on the in-memory database in this JVM, which the TCP server serves. */
+    private static HikariDataSource adminPool(TestDatabase database) {
+        HikariConfig config = database.poolConfig("torture-controller", 3);
+        if (database == TestDatabase.H2) {
+            config.setJdbcUrl(database.url() + H2_SETTINGS);
+        }
         config.setConnectionTimeout(10_000);
         return new HikariDataSource(config);
+    }
+
+    /** The URL the workers use: for H2 through the TCP server. */
+    private static String workerUrl(TestDatabase database, @Nullable H2TcpServer h2) {
+        return h2 != null ? database.remoteUrl(h2.port()) + H2_SETTINGS : database.url();
     }
 
     private static void close(@Nullable AutoCloseable closeable) {

@@ -5,6 +5,8 @@ import java.time.Duration;
 import java.util.Set;
 import java.util.stream.Collectors;
 
+import io.distlock.testsupport.TestDatabase;
+
 /**
  * What one torture run does.
  *
@@ -17,7 +19,7 @@ import java.util.stream.Collectors;
  * @param ttl the lease length; the watchdog renews at a third of it
  * @param runDirectory where worker logs go
  */
-record TortureOptions(TortureDatabase database, int processes, Duration duration, Set<Fault> faults, int threads,
+record TortureOptions(TestDatabase database, int processes, Duration duration, Set<Fault> faults, int threads,
         int locks, Duration ttl, Path runDirectory) {
 
     /** The longest wait between two acquire attempts of {@code LockManager.acquire}: its maximum backoff. */
@@ -37,7 +39,7 @@ record TortureOptions(TortureDatabase database, int processes, Duration duration
     }
 
     static TortureOptions parse(Args args, Path defaultRunRoot) {
-        TortureDatabase database = TortureDatabase.byName(args.get("db"));
+        TestDatabase database = TestDatabase.byId(args.get("db"));
         Path runDirectory = args.has("run-dir") ? Path.of(args.get("run-dir"))
                 : defaultRunRoot.resolve(database.id() + "-" + System.currentTimeMillis());
         return new TortureOptions(database, args.getInt("processes", 4),

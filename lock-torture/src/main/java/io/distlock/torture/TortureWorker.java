@@ -35,6 +35,7 @@ import io.distlock.core.jdbc.FencingGuard;
 import io.distlock.core.jdbc.FencingResult;
 import io.distlock.core.jdbc.JdbcLockRepository;
 import io.distlock.core.jdbc.dialect.LockDialect;
+import io.distlock.testsupport.TestDatabase;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.dao.DataAccessException;
@@ -67,8 +68,6 @@ public final class TortureWorker {
 
     private static final Set<String> BROKEN_CONNECTION_STATES = Set.of("90067", "90098", "90121", "57P01");
 
-    private final TortureDatabase database;
-
     private final LockDialect dialect;
 
     private final HikariDataSource dataSource;
@@ -95,8 +94,7 @@ public final class TortureWorker {
 
     private final AtomicLong unexpected = new AtomicLong();
 
-    private TortureWorker(TortureDatabase database, String name, int poolSize, Duration ttl, Duration skew) {
-        this.database = database;
+    private TortureWorker(TestDatabase database, String name, int poolSize, Duration ttl, Duration skew) {
         this.dialect = database.dialect();
         this.ttl = ttl;
         this.dataSource = pool(database, name, pid, poolSize);
@@ -124,7 +122,7 @@ public final class TortureWorker {
             ex.printStackTrace(System.out);
         });
         Args options = Args.parse(args);
-        TortureDatabase database = TortureDatabase.byName(options.get("db"));
+        TestDatabase database = TestDatabase.byId(options.get("db"));
         int slot = options.getInt("slot", 0);
         int threads = options.getInt("threads", 3);
         int lockCount = options.getInt("locks", 3);
@@ -275,7 +273,7 @@ public final class TortureWorker {
         long read;
         Instant startedAt;
         try (Connection connection = dataSource.getConnection();
-                PreparedStatement statement = connection.prepareStatement("SELECT counter_value, " + database.now()
+                PreparedStatement statement = connection.prepareStatement("SELECT counter_value, " + dialect.currentTimeExpression()
                         + " FROM " + TortureSchema.COUNTER + " WHERE lock_name = ?")) {
             statement.setString(1, lock);
             try (ResultSet rs = statement.executeQuery()) {
@@ -293,7 +291,7 @@ public final class TortureWorker {
                     read + 1, lock);
             update(connection, "INSERT INTO " + TortureSchema.SECTIONS + " (lock_name, token, owner, worker_pid, "
                     + "read_value, written_value, lease_lost, started_at, ended_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, "
-                    + database.now() + ")", lock, token, lease.owner(), pid, read, read + 1, knownLost,
+                    + dialect.currentTimeExpression() + ")", lock, token, lease.owner(), pid, read, read + 1, knownLost,
                     dialect.instantParameter(startedAt));
             return null;
         });
@@ -315,7 +313,7 @@ public final class TortureWorker {
                 }
             }
             update(connection, "INSERT INTO " + TortureSchema.LEDGER + " (lock_name, token, owner, worker_pid, "
-                    + "accepted, version, written_at) VALUES (?, ?, ?, ?, ?, ?, " + database.now() + ")", lock, token,
+                    + "accepted, version, written_at) VALUES (?, ?, ?, ?, ?, ?, " + dialect.currentTimeExpression() + ")", lock, token,
                     lease.owner(), pid, decision.accepted() ? 1 : 0, version);
             return decision;
         });
@@ -365,7 +363,7 @@ public final class TortureWorker {
 
     private String databaseNow() {
         try (Connection connection = dataSource.getConnection();
-                PreparedStatement statement = connection.prepareStatement("SELECT " + database.now());
+                PreparedStatement statement = connection.prepareStatement("SELECT " + dialect.currentTimeExpression());
                 ResultSet rs = statement.executeQuery()) {
             rs.next();
             return dialect.readInstant(rs, 1).toString();
@@ -403,7 +401,7 @@ public final class TortureWorker {
         watcher.start();
     }
 
-    private static HikariDataSource pool(TortureDatabase database, String name, long pid, int size) {
+    private static HikariDataSource pool(TestDatabase database, String name, long pid, int size) {
         HikariConfig config = new HikariConfig();
         config.setJdbcUrl(System.getenv("DISTLOCK_TORTURE_URL"));
         config.setUsername(System.getenv("DISTLOCK_TORTURE_USER"));
@@ -415,8 +413,28 @@ public final class TortureWorker {
         config.setInitializationFailTimeout(-1);
         config.setValidationTimeout(500);
         config.setExceptionOverride(new EvictBrokenConnections());
-        database.tagSessions(config, name, pid);
+        tagSessions(database, config, name, pid);
         return new HikariDataSource(config);
+    }
+
+    /**
+     * Marks a worker's pooled sessions so that the controller can find and terminate them: on PostgreSQL they carry
+     * the worker's name as {@code application_name}; on MariaDB each registers itself in {@code torture_sessions}.
+     *
+     * @param database the database
+     * @param config the worker's pool
+     * @param workerName the worker's name, {@code w<slot>-<pid>}
+     * @param pid the worker's process id
+     */
+    private static void tagSessions(TestDatabase database, HikariConfig config, String workerName, long pid) {
+        switch (database) {
+            case POSTGRESQL -> config.addDataSourceProperty("ApplicationName", workerName);
+            case MARIADB -> config.setConnectionInitSql("INSERT INTO " + TortureSchema.SESSIONS
+                    + " (worker_pid, session_id) VALUES (" + pid + ", CONNECTION_ID())");
+            case H2 -> {
+                // The disconnect fault restarts the TCP server, which cuts every worker's sessions.
+            }
+        }
     }
 
     private static void event(String kind, String detail) {

@@ -16,6 +16,7 @@ import java.util.Set;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import io.distlock.testsupport.TestDatabase;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -47,7 +48,7 @@ class TortureCheckerTests {
         config.setUsername("sa");
         config.setPassword("");
         dataSource = new HikariDataSource(config);
-        TortureSchema.reset(dataSource, TortureDatabase.H2, 1);
+        TortureSchema.reset(dataSource, TestDatabase.H2, 1);
     }
 
     @AfterEach
@@ -180,7 +181,7 @@ class TortureCheckerTests {
     private TortureChecker.Verdict check(Set<Fault> faults, FaultLog log, WorkerOutcome... workers)
             throws SQLException {
         output.reset();
-        TortureOptions options = new TortureOptions(TortureDatabase.H2, 2, Duration.ofSeconds(60), faults, 3, 1,
+        TortureOptions options = new TortureOptions(TestDatabase.H2, 2, Duration.ofSeconds(60), faults, 3, 1,
                 Duration.ofSeconds(2), Path.of("target"));
         return new TortureChecker(dataSource, options, new PrintStream(output, true, StandardCharsets.UTF_8))
                 .check(log, List.of(workers));

@@ -22,7 +22,7 @@ import java.util.stream.LongStream;
 import javax.sql.DataSource;
 
 import io.distlock.core.jdbc.dialect.LockDialect;
-import io.distlock.core.testsupport.TestDatabase;
+import io.distlock.testsupport.TestDatabase;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

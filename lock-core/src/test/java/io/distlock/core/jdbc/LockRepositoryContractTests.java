@@ -20,7 +20,7 @@ import io.distlock.core.LockRecord;
 import io.distlock.core.LockResult;
 import io.distlock.core.RenewResult;
 import io.distlock.core.TimeSource;
-import io.distlock.core.testsupport.TestDatabase;
+import io.distlock.testsupport.TestDatabase;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

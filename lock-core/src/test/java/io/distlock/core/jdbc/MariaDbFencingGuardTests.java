@@ -1,6 +1,6 @@
 package io.distlock.core.jdbc;
 
-import io.distlock.core.testsupport.TestDatabase;
+import io.distlock.testsupport.TestDatabase;
 
 /**
  * The fencing guard on MariaDB.

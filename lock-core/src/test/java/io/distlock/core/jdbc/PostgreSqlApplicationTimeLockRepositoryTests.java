@@ -1,7 +1,7 @@
 package io.distlock.core.jdbc;
 
 import io.distlock.core.TimeSource;
-import io.distlock.core.testsupport.TestDatabase;
+import io.distlock.testsupport.TestDatabase;
 
 /**
  * The lock repository contract on PostgreSQL with the application's clock.

@@ -3,7 +3,7 @@ package io.distlock.spring.actuate;
 import io.distlock.core.LockManager;
 import io.distlock.core.jdbc.JdbcLockRepository;
 import io.distlock.core.jdbc.LockTableName;
-import io.distlock.core.testsupport.TestDatabase;
+import io.distlock.testsupport.TestDatabase;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;

@@ -12,8 +12,8 @@ import io.distlock.core.Lease;
 import io.distlock.core.LockManager;
 import io.distlock.core.LockRepository;
 import io.distlock.core.jdbc.LockTableName;
-import io.distlock.core.testsupport.TestDatabase;
-import io.distlock.core.testsupport.CountingDataSource;
+import io.distlock.testsupport.CountingDataSource;
+import io.distlock.testsupport.TestDatabase;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;

@@ -3,8 +3,8 @@ package io.distlock.spring.aop;
 import javax.sql.DataSource;
 
 import io.distlock.core.LockManager;
-import io.distlock.core.testsupport.CountingDataSource;
 import io.distlock.spring.autoconfigure.DistributedLockAutoConfiguration;
+import io.distlock.testsupport.CountingDataSource;
 
 import org.springframework.boot.Banner;
 import org.springframework.boot.WebApplicationType;

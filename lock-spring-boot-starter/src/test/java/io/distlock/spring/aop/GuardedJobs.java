@@ -15,7 +15,7 @@ import io.distlock.core.LockRecord;
 import io.distlock.core.CurrentLease;
 import io.distlock.spring.DistributedLock;
 import io.distlock.spring.OnLocked;
-import io.distlock.core.testsupport.CountingDataSource;
+import io.distlock.testsupport.CountingDataSource;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.transaction.annotation.Transactional;

@@ -1,6 +1,6 @@
 package io.distlock.spring.aop;
 
-import io.distlock.core.testsupport.TestDatabase;
+import io.distlock.testsupport.TestDatabase;
 
 /**
  * The {@code @DistributedLock} contract on MariaDB.

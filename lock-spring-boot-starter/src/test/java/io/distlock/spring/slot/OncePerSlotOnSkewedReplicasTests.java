@@ -13,10 +13,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
 import io.distlock.core.SlotExecution;
-import io.distlock.core.testsupport.TestDatabase;
 import io.distlock.spring.DistributedLock;
 import io.distlock.spring.OncePerSlot;
 import io.distlock.spring.autoconfigure.DistributedLockAutoConfiguration;
+import io.distlock.testsupport.TestDatabase;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 

@@ -1,6 +1,6 @@
 package io.distlock.spring.web;
 
-import io.distlock.core.testsupport.TestDatabase;
+import io.distlock.testsupport.TestDatabase;
 import org.junit.jupiter.api.BeforeAll;
 
 import org.springframework.test.context.DynamicPropertyRegistry;

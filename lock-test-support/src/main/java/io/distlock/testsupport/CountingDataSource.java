@@ -1,4 +1,4 @@
-package io.distlock.benchmarks;
+package io.distlock.testsupport;
 
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
@@ -17,12 +17,12 @@ import javax.sql.DataSource;
 import org.springframework.jdbc.datasource.DelegatingDataSource;
 
 /**
- * Counts what an implementation sends through a data source: SQL statements executed (a batch counts once),
- * transaction ends ({@code commit}/{@code rollback}) and connection-state changes ({@code setAutoCommit},
- * {@code setTransactionIsolation}, {@code setReadOnly}), which some drivers turn into round trips of their own.
- * Used only to count, never while throughput is measured.
+ * Counts what goes through a data source, to prove how many round trips an operation costs: SQL statements executed
+ * (a batch counts once), transaction ends ({@code commit}/{@code rollback}) and connection-state changes
+ * ({@code setAutoCommit}, {@code setTransactionIsolation}, {@code setReadOnly}), which some drivers turn into round
+ * trips of their own. Counting costs a proxy call per JDBC call: keep it away from timed runs.
  */
-public final class StatementCountingDataSource extends DelegatingDataSource {
+public final class CountingDataSource extends DelegatingDataSource {
 
     private static final Set<String> EXECUTIONS = Set.of("execute", "executeQuery", "executeUpdate",
             "executeLargeUpdate", "executeBatch", "executeLargeBatch");
@@ -38,25 +38,25 @@ public final class StatementCountingDataSource extends DelegatingDataSource {
     /**
      * Wraps a data source.
      *
-     * @param target the pool that does the work
+     * @param target the data source that does the work
      */
-    public StatementCountingDataSource(DataSource target) {
+    public CountingDataSource(DataSource target) {
         super(target);
     }
 
-    /** @return SQL statements executed since the last {@link #reset()} */
-    public long statements() {
-        return statements.sum();
+    /** @return SQL statements executed since creation or the last {@link #reset()} */
+    public int statements() {
+        return statements.intValue();
     }
 
-    /** @return commits and rollbacks since the last {@link #reset()} */
-    public long transactionEnds() {
-        return transactionEnds.sum();
+    /** @return commits and rollbacks since creation or the last {@link #reset()} */
+    public int transactionEnds() {
+        return transactionEnds.intValue();
     }
 
-    /** @return connection-state changes since the last {@link #reset()} */
-    public long stateChanges() {
-        return stateChanges.sum();
+    /** @return connection-state changes since creation or the last {@link #reset()} */
+    public int stateChanges() {
+        return stateChanges.intValue();
     }
 
     /** Starts counting from zero. */
