@@ -15,7 +15,7 @@ import javax.sql.DataSource;
 import io.distlock.core.LockObserver;
 import io.distlock.core.jdbc.JdbcLockRepository;
 import io.distlock.core.jdbc.LockTableName;
-import io.distlock.core.testsupport.TestDatabase;
+import io.distlock.testsupport.TestDatabase;
 import io.distlock.spring.metrics.DistributedLockMetricsAutoConfiguration;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
