@@ -23,6 +23,8 @@ final class LeaseRegistry implements LeaseHost {
 
     private final AtomicLong lost = new AtomicLong();
 
+    private final ReleaseSignals releases = new ReleaseSignals();
+
     LeaseRegistry(LockRepository repository, LeaseWatchdog watchdog, LockEvents events) {
         this.repository = repository;
         this.watchdog = watchdog;
@@ -31,6 +33,10 @@ final class LeaseRegistry implements LeaseHost {
 
     LockEvents events() {
         return events;
+    }
+
+    ReleaseSignals releases() {
+        return releases;
     }
 
     void acquired(String label, Lease lease, Duration elapsed) {
@@ -83,6 +89,7 @@ final class LeaseRegistry implements LeaseHost {
     @Override
     public void released(Lease lease, Duration held) {
         active.remove(lease);
+        releases.released(lease.resource());
         events.released(lease, held);
     }
 }

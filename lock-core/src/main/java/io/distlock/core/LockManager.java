@@ -35,7 +35,8 @@ public final class LockManager implements AutoCloseable {
 
     private static final long MIN_BACKOFF_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
 
-    private static final long MAX_BACKOFF_NANOS = TimeUnit.SECONDS.toNanos(1);
+    /** The longest pause between two attempts of a waiting acquire, unless the builder sets another. */
+    public static final Duration DEFAULT_MAX_POLL_INTERVAL = Duration.ofSeconds(1);
 
     private final LockRepository repository;
 
@@ -49,6 +50,8 @@ public final class LockManager implements AutoCloseable {
 
     private final LeaseRegistry host;
 
+    private final long maxPollNanos;
+
     private final SlotRuns slots;
 
     private LockManager(Builder builder) {
@@ -57,6 +60,7 @@ public final class LockManager implements AutoCloseable {
         this.ownsWatchdog = builder.watchdog == null;
         this.watchdog = ownsWatchdog ? new LeaseWatchdog(repository, builder.watchdogSettings) : builder.watchdog;
         this.interruptOnLoss = builder.interruptOnLoss;
+        this.maxPollNanos = builder.maxPollInterval.toNanos();
         LockEvents events = new LockEvents(builder.lostListeners, builder.observers);
         this.host = new LeaseRegistry(repository, watchdog, events);
         this.slots = new SlotRuns(this, events);
@@ -238,18 +242,23 @@ public final class LockManager implements AutoCloseable {
         long start = System.nanoTime();
         long deadline = start + request.maxWait().toNanos();
         long backoff = MIN_BACKOFF_NANOS;
-        while (true) {
-            if (Thread.interrupted()) {
-                throw new InterruptedException("Interrupted while waiting for the lock on '" + request.resource() + "'");
+        try (ReleaseSignals.Waiter waiter = host.releases().waitFor(request.resource())) {
+            while (true) {
+                if (Thread.interrupted()) {
+                    throw new InterruptedException("Interrupted while waiting for the lock on '" + request.resource()
+                            + "'");
+                }
+                waiter.mark();
+                Optional<Lease> lease = attempt(request, start);
+                long remaining = deadline - System.nanoTime();
+                if (lease.isPresent() || remaining <= 0) {
+                    return observed(request, start, lease);
+                }
+                long jittered = backoff / 2 + ThreadLocalRandom.current().nextLong(backoff / 2 + 1);
+                // A release of this manager's own lease on the resource wakes the wait at once.
+                waiter.await(Math.min(jittered, remaining));
+                backoff = Math.min(maxPollNanos, backoff * 2);
             }
-            Optional<Lease> lease = attempt(request, start);
-            long remaining = deadline - System.nanoTime();
-            if (lease.isPresent() || remaining <= 0) {
-                return observed(request, start, lease);
-            }
-            long jittered = backoff / 2 + ThreadLocalRandom.current().nextLong(backoff / 2 + 1);
-            TimeUnit.NANOSECONDS.sleep(Math.min(jittered, remaining));
-            backoff = Math.min(MAX_BACKOFF_NANOS, backoff * 2);
         }
     }
 
@@ -344,6 +353,8 @@ public final class LockManager implements AutoCloseable {
 
         private boolean interruptOnLoss;
 
+        private Duration maxPollInterval = DEFAULT_MAX_POLL_INTERVAL;
+
         private Builder(LockRepository repository) {
             this.repository = Objects.requireNonNull(repository, "repository");
         }
@@ -412,6 +423,20 @@ public final class LockManager implements AutoCloseable {
          */
         public Builder interruptOnLoss(boolean interruptOnLoss) {
             this.interruptOnLoss = interruptOnLoss;
+            return this;
+        }
+
+        /**
+         * Sets the longest pause between two attempts of a waiting acquire (the backoff starts at 20 ms and doubles);
+         * default {@link #DEFAULT_MAX_POLL_INTERVAL}. A release of this manager's own lease wakes its waiters at once
+         * whatever the pause.
+         *
+         * @param maxPollInterval the longest pause, 20 ms to 1 hour
+         * @return this builder
+         */
+        public Builder maxPollInterval(Duration maxPollInterval) {
+            this.maxPollInterval = LockArguments.requireDuration("maxPollInterval", maxPollInterval,
+                    Duration.ofNanos(MIN_BACKOFF_NANOS), Duration.ofHours(1));
             return this;
         }
 

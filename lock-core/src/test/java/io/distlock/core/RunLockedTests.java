@@ -263,6 +263,99 @@ class RunLockedTests {
     }
 
     @Test
+    void aWaiterInThisProcessTakesTheLockAtOnceWhenTheLockIsReleasedHere() throws Exception {
+        String resource = resource();
+        java.util.concurrent.atomic.AtomicInteger attempts = new java.util.concurrent.atomic.AtomicInteger();
+        LockRepository counted = new CountingAttempts(repository, resource, attempts);
+        try (LockManager patient = LockManager.builder(counted).verifySchema(false)
+                .maxPollInterval(Duration.ofHours(1)).build()) {
+            Lease holder = patient.tryAcquire(resource, Duration.ofMinutes(1)).orElseThrow();
+            ExecutorService pool = Executors.newSingleThreadExecutor();
+            try {
+                Future<java.util.Optional<Lease>> waiter = pool.submit(() -> patient.acquire(
+                        LockRequest.of(resource, Duration.ofMinutes(1)).withMaxWait(Duration.ofMinutes(5))));
+                // After ten refused attempts the waiter's next poll is at least 5 s away (backoff doubles from 20 ms).
+                await().atMost(Duration.ofSeconds(30)).until(() -> attempts.get() >= 11);
+                holder.release();
+                Lease taken = waiter.get(4, TimeUnit.SECONDS).orElseThrow();
+                assertThat(taken.token()).isGreaterThan(holder.token());
+                assertThat(attempts.get()).as("woken, not polled: one more attempt").isEqualTo(12);
+                taken.release();
+            }
+            finally {
+                pool.shutdownNow();
+            }
+        }
+    }
+
+    /** Counts acquire attempts on one resource. */
+    private static final class CountingAttempts implements LockRepository {
+
+        private final LockRepository delegate;
+
+        private final String resource;
+
+        private final java.util.concurrent.atomic.AtomicInteger attempts;
+
+        CountingAttempts(LockRepository delegate, String resource, java.util.concurrent.atomic.AtomicInteger attempts) {
+            this.delegate = delegate;
+            this.resource = resource;
+            this.attempts = attempts;
+        }
+
+        @Override
+        public java.util.Optional<LockRecord> acquire(String r, String owner, Duration ttl) {
+            if (r.equals(resource)) {
+                attempts.incrementAndGet();
+            }
+            return delegate.acquire(r, owner, ttl);
+        }
+
+        @Override
+        public RenewResult renew(String r, String owner, Duration ttl) {
+            return delegate.renew(r, owner, ttl);
+        }
+
+        @Override
+        public java.util.Map<LeaseKey, LockRecord> renewAll(java.util.Collection<LeaseKey> leases, Duration ttl) {
+            return delegate.renewAll(leases, ttl);
+        }
+
+        @Override
+        public LockResult release(String r, String owner, Duration minHold) {
+            return delegate.release(r, owner, minHold);
+        }
+
+        @Override
+        public java.util.Optional<LockRecord> find(String r) {
+            return delegate.find(r);
+        }
+
+        @Override
+        public List<LockRecord> findAll() {
+            return delegate.findAll();
+        }
+
+        @Override
+        public int deleteExpired(Duration retention) {
+            return delegate.deleteExpired(retention);
+        }
+    }
+
+    @Test
+    void ownerTokensCarryOneHundredAndTwentyEightFreshBitsEach() {
+        RandomOwnerGenerator owners = new RandomOwnerGenerator("replica");
+        java.util.Set<String> seen = new java.util.HashSet<>();
+        for (int i = 0; i < 10_000; i++) {
+            String owner = owners.nextOwner();
+            assertThat(owner).matches("replica:[A-Za-z0-9_-]{22}");
+            byte[] bits = java.util.Base64.getUrlDecoder().decode(owner.substring("replica:".length()));
+            assertThat(bits).hasSize(16).isNotEqualTo(new byte[16]);
+            assertThat(seen.add(owner)).isTrue();
+        }
+    }
+
+    @Test
     void badRequestsFailWhenMadeWithAMessageNamingTheField() {
         counting.reset();
         Duration ttl = Duration.ofSeconds(1);
