@@ -6,6 +6,7 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.dao.DataAccessException;
 import org.springframework.dao.InvalidDataAccessResourceUsageException;
+import org.springframework.dao.PermissionDeniedDataAccessException;
 
 /**
  * Turns the answers of a Redis that cannot serve as the lock store into messages that say what to do.
@@ -24,10 +25,14 @@ final class RedisFailures {
      */
     static DataAccessException ofScript(DataAccessException ex, RedisLockKeys keys) {
         String keyType = find(ex, KEY_TYPE);
-        if (keyType == null) {
-            return ex;
+        if (keyType != null) {
+            return new InvalidDataAccessResourceUsageException(keyTypeMessage(keyType, keys), ex);
         }
-        return new InvalidDataAccessResourceUsageException(keyTypeMessage(keyType, keys), ex);
+        String noPermission = find(ex, "NOPERM");
+        if (noPermission != null) {
+            return new PermissionDeniedDataAccessException(scriptPermissionMessage(noPermission), ex);
+        }
+        return ex;
     }
 
     /**
@@ -61,9 +66,7 @@ final class RedisFailures {
         String all = messages(ex);
         String upper = all.toUpperCase(Locale.ROOT);
         if (upper.contains("NOPERM")) {
-            return new RedisLockStoreException("The Redis user of the lock store may not run scripts or the commands "
-                    + "they call (" + all + "): grant it EVAL, EVALSHA and the commands of the lock scripts, for "
-                    + "example ACL SETUSER <user> +@scripting +@read +@write +@keyspace +time", ex);
+            return new RedisLockStoreException(scriptPermissionMessage(all), ex);
         }
         if (upper.contains("UNKNOWN COMMAND") || upper.contains("NOSCRIPT") || upper.contains("DISABLED")) {
             return new RedisLockStoreException("This Redis server does not run Lua scripts (" + all
@@ -71,6 +74,12 @@ final class RedisFailures {
                     + "EVALSHA must be available (not renamed or disabled)", ex);
         }
         return new RedisLockStoreException("Redis could not run the lock store's scripts (" + all + ")", ex);
+    }
+
+    private static String scriptPermissionMessage(String serverText) {
+        return "The Redis user of the lock store may not run scripts or the commands they call (" + serverText
+                + "): grant it EVAL, EVALSHA and the commands of the lock scripts, for example "
+                + "ACL SETUSER <user> +@scripting +@read +@write +@keyspace +time +ping";
     }
 
     private static String keyTypeMessage(String serverText, RedisLockKeys keys) {
