@@ -69,11 +69,7 @@ public final class TestRedis {
      * {@linkplain #required() required}.
      */
     public static void assumeAvailable() {
-        String found = problem;
-        if (found == null) {
-            found = probe();
-            problem = found;
-        }
+        String found = problem();
         if (found.isEmpty()) {
             return;
         }
@@ -157,7 +153,7 @@ public final class TestRedis {
      * @param prefix the prefix
      */
     public static void deleteKeys(String prefix) {
-        if (shared == null) {
+        if (!problem().isEmpty()) {
             return;
         }
         StringRedisTemplate template = template();
@@ -168,6 +164,15 @@ public final class TestRedis {
         for (int from = 0; from < keys.size(); from += 1000) {
             template.unlink(keys.subList(from, Math.min(keys.size(), from + 1000)));
         }
+    }
+
+    private static String problem() {
+        String found = problem;
+        if (found == null) {
+            found = probe();
+            problem = found;
+        }
+        return found;
     }
 
     private static String probe() {

@@ -18,9 +18,12 @@ import io.distlock.spring.aop.DistributedLockAopConfiguration;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.AnyNestedCondition;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.jdbc.init.DataSourceScriptDatabaseInitializer;
@@ -42,7 +45,7 @@ import org.springframework.context.annotation.Import;
         "org.springframework.boot.jdbc.autoconfigure.DataSourceTransactionManagerAutoConfiguration",
         "org.springframework.boot.transaction.autoconfigure.TransactionAutoConfiguration" })
 @ConditionalOnClass({ LockManager.class, JdbcLockRepository.class })
-@ConditionalOnSingleCandidate(DataSource.class)
+@Conditional(DistributedLockAutoConfiguration.OnLockStoreCondition.class)
 @ConditionalOnBooleanProperty(name = "distributed-lock.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(DistributedLockProperties.class)
 @Import({ DatabaseInitializationDependencyConfigurer.class, DistributedLockAopConfiguration.class })
@@ -50,6 +53,8 @@ public final class DistributedLockAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean(LockRepository.class)
+    @ConditionalOnSingleCandidate(DataSource.class)
+    @ConditionalOnProperty(name = "distributed-lock.store", havingValue = "jdbc", matchIfMissing = true)
     JdbcLockRepository lockRepository(DataSource dataSource, DistributedLockProperties properties,
             ObjectProvider<LockDialect> lockDialect) {
         String dialect = properties.getDialect();
@@ -94,6 +99,8 @@ public final class DistributedLockAutoConfiguration {
 
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnClass(DataSourceScriptDatabaseInitializer.class)
+    @ConditionalOnSingleCandidate(DataSource.class)
+    @ConditionalOnProperty(name = "distributed-lock.store", havingValue = "jdbc", matchIfMissing = true)
     @EnableConfigurationProperties(DistributedLockJdbcProperties.class)
     static class DataSourceInitializationConfiguration {
 
@@ -112,6 +119,25 @@ public final class DistributedLockAutoConfiguration {
             OnDistributedLockDatasourceInitializationCondition() {
                 super("Distributed lock", "distributed-lock.jdbc.initialize-schema");
             }
+        }
+    }
+
+    /**
+     * A single {@link DataSource} for the JDBC store, or a {@link LockRepository} of another store, such as the Redis
+     * one, defined before this configuration.
+     */
+    static final class OnLockStoreCondition extends AnyNestedCondition {
+
+        OnLockStoreCondition() {
+            super(ConfigurationPhase.REGISTER_BEAN);
+        }
+
+        @ConditionalOnSingleCandidate(DataSource.class)
+        static class SingleDataSource {
+        }
+
+        @ConditionalOnBean(LockRepository.class)
+        static class LockRepositoryBean {
         }
     }
 }
