@@ -27,33 +27,48 @@ public final class PrivateRedisServer implements AutoCloseable {
 
     private final Path dir;
 
+    private final List<String> options;
+
     private Process process;
 
-    private PrivateRedisServer(int port, Path dir) {
+    private PrivateRedisServer(int port, Path dir, List<String> options) {
         this.port = port;
         this.dir = dir;
+        this.options = options;
     }
 
     /**
      * Starts a server.
      *
+     * @param options further {@code redis-server} options, such as {@code --cluster-enabled yes}
      * @return the running server
      */
-    public static PrivateRedisServer start() {
+    public static PrivateRedisServer start(String... options) {
         try {
-            PrivateRedisServer server = new PrivateRedisServer(freePort(), Files.createTempDirectory("distlock-redis"));
+            PrivateRedisServer server = new PrivateRedisServer(freePort(), Files.createTempDirectory("distlock-redis"),
+                    List.of(options));
             server.launch();
             return server;
         }
         catch (IOException ex) {
-            String message = "cannot start a private redis-server (" + ex.getMessage() + ")";
-            if (TestRedis.required()) {
-                Assertions.fail(message + " but DISTLOCK_TEST_REQUIRE demands Redis");
-            }
-            System.err.println("NOTICE: " + message + ": the test is skipped");
-            Assumptions.abort(message);
-            throw new IllegalStateException(ex);
+            throw unavailable("cannot start a private redis-server (" + ex.getMessage() + ")", ex);
         }
+    }
+
+    /**
+     * Skips the calling test with a notice, or fails it when {@code DISTLOCK_TEST_REQUIRE} names {@code redis}.
+     *
+     * @param message what could not be done
+     * @param cause why
+     * @return never returns normally
+     */
+    static IllegalStateException unavailable(String message, Exception cause) {
+        if (TestRedis.required()) {
+            Assertions.fail(message + " but DISTLOCK_TEST_REQUIRE demands Redis", cause);
+        }
+        System.err.println("NOTICE: " + message + ": the test is skipped");
+        Assumptions.abort(message);
+        return new IllegalStateException(message, cause);
     }
 
     /** @return the port the server listens on */
@@ -93,12 +108,20 @@ public final class PrivateRedisServer implements AutoCloseable {
     @Override
     public void close() {
         kill();
+        try (var files = Files.walk(dir)) {
+            files.sorted(java.util.Comparator.reverseOrder()).map(Path::toFile).forEach(File::delete);
+        }
+        catch (IOException ex) {
+            // a temporary directory left behind
+        }
     }
 
     private void launch() throws IOException {
         File log = dir.resolve("redis.log").toFile();
-        process = new ProcessBuilder(List.of("redis-server", "--port", Integer.toString(port), "--bind", "127.0.0.1",
-                "--save", "", "--appendonly", "no", "--dir", dir.toString()))
+        List<String> command = new java.util.ArrayList<>(List.of("redis-server", "--port", Integer.toString(port),
+                "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir.toString()));
+        command.addAll(options);
+        process = new ProcessBuilder(command)
                 .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log)).start();
         long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
         while (System.nanoTime() < deadline) {
