@@ -235,9 +235,9 @@ public final class RedisLockRepository implements LockRepository {
     /**
      * Checks that Redis answers with the given credentials, runs the lock scripts (version 7.0 or later, scripting
      * allowed for this user), and that the keys of the layout it finds in a bounded {@code SCAN} (at most
-     * {@value #VERIFY_SCAN_PAGES} pages of {@code COUNT 1000}) have the layout's types. Every script also checks the
-     * types of the keys it touches, so a conflicting key elsewhere fails the operation that meets it with the same
-     * message.
+     * {@value #VERIFY_SCAN_PAGES} pages of {@code COUNT 1000}, on one node of a cluster) have the layout's types.
+     * Every script also checks the types of the keys it touches, so a conflicting key elsewhere fails the operation
+     * that meets it with the same message.
      *
      * @throws RedisLockStoreException saying what is wrong and what to do
      */

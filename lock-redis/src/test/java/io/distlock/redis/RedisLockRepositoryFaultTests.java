@@ -153,6 +153,27 @@ class RedisLockRepositoryFaultTests {
     }
 
     @Test
+    void aServerWithoutEvalFailsTheCheckSayingSo() {
+        try (PrivateRedisServer server = PrivateRedisServer.start("--rename-command", "EVAL", "",
+                "--rename-command", "EVALSHA", "")) {
+            LettuceConnectionFactory factory = TestRedis.connectionFactory("127.0.0.1", server.port(), s -> { },
+                    client -> client.commandTimeout(Duration.ofSeconds(2)));
+            try {
+                RedisLockRepository repository = RedisLockRepository.builder(factory).build();
+                assertThat(repository.ping()).isPositive();
+                assertThatThrownBy(repository::verifySchema).isInstanceOf(RedisLockStoreException.class)
+                        .hasMessageContaining("does not run Lua scripts")
+                        .hasMessageContaining("unknown command");
+                assertThatThrownBy(() -> repository.acquire(resource(), owner(), LONG))
+                        .isInstanceOf(DataAccessException.class);
+            }
+            finally {
+                factory.destroy();
+            }
+        }
+    }
+
+    @Test
     void anAcquireWhoseConnectionIsKilledWhileTheServerHoldsItEitherThrowsOrHoldsTheLock() throws Exception {
         String name = "distlock-kill-" + UUID.randomUUID();
         LettuceConnectionFactory factory = TestRedis.connectionFactory(server -> { },
