@@ -450,7 +450,7 @@ class RedisLockRepositoryTests {
     }
 
     @Test
-    void releaseExpiryAndReacquireByAlternatingOwnersIssueStrictlyIncreasingTokens() {
+    void releaseExpiryAndReacquireByAlternatingOwnersGetStrictlyIncreasingTokens() {
         String resource = resource();
         long previous = 0;
         for (int i = 0; i < 20; i++) {
