@@ -23,6 +23,8 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.AnyNestedCondition;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -49,7 +51,7 @@ import org.springframework.context.annotation.Import;
         "org.springframework.boot.jdbc.autoconfigure.DataSourceTransactionManagerAutoConfiguration",
         "org.springframework.boot.transaction.autoconfigure.TransactionAutoConfiguration" })
 @ConditionalOnClass({ LockManager.class, JdbcLockRepository.class })
-@ConditionalOnSingleCandidate(DataSource.class)
+@Conditional(DistributedLockAutoConfiguration.OnLockStoreCondition.class)
 @ConditionalOnBooleanProperty(name = "distributed-lock.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(DistributedLockProperties.class)
 @Import({ DatabaseInitializationDependencyConfigurer.class, DistributedLockAopConfiguration.class })
@@ -76,7 +78,7 @@ public final class DistributedLockAutoConfiguration {
     @ConditionalOnMissingBean
     @DependsOnDatabaseInitialization
     LockManager lockManager(LockRepository lockRepository, OwnerGenerator lockOwnerGenerator,
-            LeaseWatchdog leaseWatchdog, DistributedLockProperties properties, DataSource dataSource,
+            LeaseWatchdog leaseWatchdog, DistributedLockProperties properties, ObjectProvider<DataSource> dataSource,
             ObjectProvider<LeaseLostListener> lostListeners, ObjectProvider<LockObserver> observers,
             ObjectProvider<LockManagerBuilderCustomizer> customizers) {
         boolean eager = !isLazy(properties);
@@ -95,7 +97,11 @@ public final class DistributedLockAutoConfiguration {
             throw ex;
         }
         catch (RuntimeException ex) {
-            LockDatabaseProbe probe = new LockDatabaseProbe(dataSource);
+            DataSource lockDataSource = dataSource.getIfUnique();
+            if (lockDataSource == null) {
+                throw ex;
+            }
+            LockDatabaseProbe probe = new LockDatabaseProbe(lockDataSource);
             if (probe.tryConnect() != null) {
                 throw probe.unreachable("check the lock table", ex, START_OR_LAZY);
             }
@@ -131,6 +137,8 @@ public final class DistributedLockAutoConfiguration {
      */
     @Configuration(proxyBeanMethods = false)
     @Conditional(EagerStartupCheckCondition.class)
+    @ConditionalOnSingleCandidate(DataSource.class)
+    @ConditionalOnProperty(name = "distributed-lock.store", havingValue = "jdbc", matchIfMissing = true)
     static class EagerRepositoryConfiguration {
 
         @Bean
@@ -152,6 +160,8 @@ public final class DistributedLockAutoConfiguration {
      */
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnProperty(name = "distributed-lock.startup-check", havingValue = "lazy")
+    @ConditionalOnSingleCandidate(DataSource.class)
+    @ConditionalOnProperty(name = "distributed-lock.store", havingValue = "jdbc", matchIfMissing = true)
     static class LazyRepositoryConfiguration {
 
         @Bean
@@ -216,6 +226,8 @@ public final class DistributedLockAutoConfiguration {
 
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnClass(DataSourceScriptDatabaseInitializer.class)
+    @ConditionalOnSingleCandidate(DataSource.class)
+    @ConditionalOnProperty(name = "distributed-lock.store", havingValue = "jdbc", matchIfMissing = true)
     @EnableConfigurationProperties(DistributedLockJdbcProperties.class)
     static class DataSourceInitializationConfiguration {
 
@@ -265,6 +277,25 @@ public final class DistributedLockAutoConfiguration {
             OnDistributedLockDatasourceInitializationCondition() {
                 super("Distributed lock", "distributed-lock.jdbc.initialize-schema");
             }
+        }
+    }
+
+    /**
+     * A single {@link DataSource} for the JDBC store, or a {@link LockRepository} of another store, such as the Redis
+     * one, defined before this configuration.
+     */
+    static final class OnLockStoreCondition extends AnyNestedCondition {
+
+        OnLockStoreCondition() {
+            super(ConfigurationPhase.REGISTER_BEAN);
+        }
+
+        @ConditionalOnSingleCandidate(DataSource.class)
+        static class SingleDataSource {
+        }
+
+        @ConditionalOnBean(LockRepository.class)
+        static class LockRepositoryBean {
         }
     }
 }

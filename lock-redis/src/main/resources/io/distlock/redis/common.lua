@@ -1,0 +1,35 @@
+-- Helpers every lock script starts with. Time is the server's: TIME is read inside the script, never sent by the
+-- application. Numbers are written as integer strings: Lua's default formatting could use an exponent.
+local function now_ms()
+  local t = redis.call('TIME')
+  return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+end
+
+local function int(n)
+  return string.format('%.0f', n)
+end
+
+-- An error text when the key exists with another type than the layout gives it, else nil.
+local function wrong_type(key, expected)
+  local actual = redis.call('TYPE', key)['ok']
+  if actual ~= 'none' and actual ~= expected then
+    return 'DISTLOCK_KEY_TYPE \'' .. key .. '\' holds a ' .. actual .. ', not a ' .. expected
+  end
+  return nil
+end
+
+-- The fields of the live lock in a hash (owner, token, acquired_ms, expires_ms), or nil when there is none: an
+-- absent key, or one whose end has come (the server may keep a key one millisecond past its expiry instant).
+local function live_lock(key, now)
+  local held = redis.call('HMGET', key, 'owner', 'token', 'acquired_ms', 'expires_ms')
+  if held[1] and (tonumber(held[4]) or 0) > now then
+    return held
+  end
+  return nil
+end
+
+local function set_end(key, at)
+  redis.call('HSET', key, 'expires_ms', int(at))
+  redis.call('PEXPIREAT', key, int(at))
+end
+

@@ -1,0 +1,20 @@
+-- Moves the end of a live lock held by the caller to TTL from now.
+-- KEYS[1] lock hash; ARGV[1] owner, ARGV[2] TTL in ms.
+-- Returns {1, token, acquired_ms, expires_ms} when renewed, {0} when no live lock exists, {-1} when another owner
+-- holds it.
+local lock = KEYS[1]
+local conflict = wrong_type(lock, 'hash')
+if conflict then
+  return redis.error_reply(conflict)
+end
+local now = now_ms()
+local held = live_lock(lock, now)
+if not held then
+  return {0}
+end
+if held[1] ~= ARGV[1] then
+  return {-1}
+end
+local expires = now + tonumber(ARGV[2])
+set_end(lock, expires)
+return {1, tonumber(held[2]), tonumber(held[3]), expires}

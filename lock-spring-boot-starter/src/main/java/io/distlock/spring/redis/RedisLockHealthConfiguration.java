@@ -1,0 +1,34 @@
+package io.distlock.spring.redis;
+
+import io.distlock.core.LockManager;
+import io.distlock.redis.RedisLockRepository;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * The {@code distributedLock} health indicator of the Redis store, in place of the store-neutral one, when Spring
+ * Boot's health support is present.
+ */
+@Configuration(proxyBeanMethods = false)
+@ConditionalOnClass(name = "org.springframework.boot.health.contributor.HealthIndicator")
+class RedisLockHealthConfiguration {
+
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnEnabledHealthIndicator("distributedlock")
+    @ConditionalOnBean(RedisLockRepository.class)
+    static class HealthIndicatorConfiguration {
+
+        @Bean
+        @ConditionalOnMissingBean(name = "distributedLockHealthIndicator")
+        RedisLockHealthIndicator distributedLockHealthIndicator(RedisLockRepository lockRepository,
+                ObjectProvider<LockManager> lockManager) {
+            return new RedisLockHealthIndicator(lockRepository, lockManager);
+        }
+    }
+}
