@@ -123,6 +123,17 @@ public interface LockRepository {
     }
 
     /**
+     * Checks that the store can keep scheduled slots (for a lock table: its slot columns and slot table exist),
+     * failing fast with a message that says how to add them.
+     *
+     * @throws UnsupportedOperationException when the store keeps no slots
+     * @throws IllegalStateException when the store's schema lacks them
+     */
+    default void verifySlots() {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " does not keep scheduled slots");
+    }
+
+    /**
      * The latest slot runs, newest first.
      *
      * @param job the job, or {@code null} for every job

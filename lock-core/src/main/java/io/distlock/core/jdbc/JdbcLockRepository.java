@@ -249,6 +249,11 @@ public final class JdbcLockRepository implements LockRepository {
     }
 
     @Override
+    public void verifySlots() {
+        slots.verify();
+    }
+
+    @Override
     public List<SlotRun> recentSlotRuns(@Nullable String job, int limit) {
         return slots.recent(job, limit);
     }

@@ -57,6 +57,10 @@ final class JdbcSlotStore {
 
     private final TimedStatement recentOfAll;
 
+    private final TimedStatement verifyColumns;
+
+    private final TimedStatement verifyTable;
+
     private final String upgradeHint;
 
     JdbcSlotStore(StatementExecutor executor, LockDialect dialect, LockTableName table, TimeSource timeSource) {
@@ -82,6 +86,9 @@ final class JdbcSlotStore {
                 .formatted(columns, slots), timeSource);
         this.recentOfAll = compile("SELECT %s FROM %s ORDER BY job, slot_at DESC, run_no DESC".formatted(columns, slots),
                 timeSource);
+        this.verifyColumns = compile("SELECT slot_at, slot_token, slot_state, slot_runs FROM %s WHERE 1 = 0"
+                .formatted(table), timeSource);
+        this.verifyTable = compile("SELECT %s FROM %s WHERE 1 = 0".formatted(columns, slots), timeSource);
         this.upgradeHint = "The lock table '" + table + "' or its slot table '" + slots + "' lacks the slot columns: "
                 + "run the script " + upgradeLocation(dialect) + " from the lock-core jar"
                 + (table.equals(LockTableName.DEFAULT) ? "" : " (renaming distributed_locks to " + table + ")");
@@ -131,6 +138,13 @@ final class JdbcSlotStore {
             Instant previous = current.slot() == null ? null : Instant.ofEpochMilli(current.slot());
             return new SlotClaim(SlotClaim.Status.CLAIMED, run, previous, previousUnfinished,
                     current.slotToken() == null ? 0 : current.slotToken());
+        });
+    }
+
+    void verify() {
+        run("verify slots", verifyColumns, connection -> {
+            executor.queryAll(connection, verifyColumns, rs -> rs.getLong(1));
+            return executor.queryAll(connection, verifyTable, rs -> rs.getLong(1));
         });
     }
 

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.TimeUnit;
 
 import io.distlock.core.LockManager;
@@ -33,6 +34,11 @@ final class ExpiredLockCleanup implements SmartLifecycle {
     private static final Duration LOCK_TTL = Duration.ofMinutes(5);
 
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(10);
+
+    private static final AtomicInteger INSTANCES = new AtomicInteger();
+
+    /** The name prefix of this instance's thread: {@code distlock-cleanup-<n>-}. */
+    final String threadNamePrefix = "distlock-cleanup-" + INSTANCES.incrementAndGet() + "-";
 
     private final LockManager lockManager;
 
@@ -104,7 +110,7 @@ final class ExpiredLockCleanup implements SmartLifecycle {
         if (scheduler != null) {
             return;
         }
-        CustomizableThreadFactory threads = new CustomizableThreadFactory("distlock-cleanup-");
+        CustomizableThreadFactory threads = new CustomizableThreadFactory(threadNamePrefix);
         threads.setDaemon(true);
         ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, threads);
         executor.setRemoveOnCancelPolicy(true);

@@ -112,6 +112,12 @@ final class SchemaCheckingLockRepository implements LockRepository {
     }
 
     @Override
+    public void verifySlots() {
+        verifiedOnce();
+        delegate.verifySlots();
+    }
+
+    @Override
     public void reserveForRenewals(boolean reserve) {
         delegate.reserveForRenewals(reserve);
     }

@@ -55,8 +55,9 @@ public final class DistributedLockSlotAutoConfiguration {
     @Bean
     @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
     static OncePerSlotValidator oncePerSlotValidator(ConfigurableListableBeanFactory beanFactory,
-            SlotMethods slotMethods) {
-        return new OncePerSlotValidator(beanFactory, slotMethods);
+            SlotMethods slotMethods, ObjectProvider<LockManager> lockManager, Environment environment) {
+        boolean lazy = "lazy".equalsIgnoreCase(environment.getProperty("distributed-lock.startup-check", "eager"));
+        return new OncePerSlotValidator(beanFactory, slotMethods, lockManager, !lazy);
     }
 
     /** The clock the method's scheduler fires by: the named scheduler's, the only scheduler's, or the system's. */

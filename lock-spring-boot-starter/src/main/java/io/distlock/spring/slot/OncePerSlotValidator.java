@@ -5,10 +5,12 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 
+import io.distlock.core.LockManager;
 import io.distlock.spring.aop.InvalidLockDeclarationException;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.aop.framework.AopProxyUtils;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.util.ClassUtils;
@@ -23,23 +25,36 @@ final class OncePerSlotValidator implements SmartInitializingSingleton {
 
     private final SlotMethods slotMethods;
 
-    OncePerSlotValidator(ConfigurableListableBeanFactory beanFactory, SlotMethods slotMethods) {
+    private final ObjectProvider<LockManager> lockManager;
+
+    private final boolean eagerStartupCheck;
+
+    OncePerSlotValidator(ConfigurableListableBeanFactory beanFactory, SlotMethods slotMethods,
+            ObjectProvider<LockManager> lockManager, boolean eagerStartupCheck) {
         this.beanFactory = beanFactory;
         this.slotMethods = slotMethods;
+        this.lockManager = lockManager;
+        this.eagerStartupCheck = eagerStartupCheck;
     }
 
     @Override
     public void afterSingletonsInstantiated() {
         Set<String> problems = new LinkedHashSet<>();
         Set<Class<?>> checked = new java.util.HashSet<>();
+        boolean found = false;
         for (Iterator<String> names = beanFactory.getBeanNamesIterator(); names.hasNext();) {
             Class<?> targetClass = type(names.next());
             if (targetClass != null && checked.add(targetClass) && slotMethods.hasSlotMethods(targetClass)) {
+                found = true;
                 problems.addAll(slotMethods.validate(targetClass));
             }
         }
         if (!problems.isEmpty()) {
             throw new InvalidLockDeclarationException(List.copyOf(problems));
+        }
+        if (found && eagerStartupCheck) {
+            // Before the first slot fires: a store or a lock table that cannot keep slots fails the start.
+            lockManager.getObject().repository().verifySlots();
         }
     }
 

@@ -154,15 +154,18 @@ class ExpiredLockCleanupTests {
         LockTableName table = TestDatabase.H2.createLockTable();
         try {
             ConfigurableApplicationContext[] started = new ConfigurableApplicationContext[1];
+            String[] prefix = new String[1];
             runner.withBean(DataSource.class, () -> new DelegatingDataSource(TestDatabase.H2.dataSource()))
                 .withPropertyValues("distributed-lock.table-name=" + table, "distributed-lock.cleanup.interval=50ms")
                 .run(context -> {
-                    assertThat(context.getBean(ExpiredLockCleanup.class).isRunning()).isTrue();
-                    await().atMost(Duration.ofSeconds(5)).until(() -> cleanupThreads() > 0);
+                    ExpiredLockCleanup cleanup = context.getBean(ExpiredLockCleanup.class);
+                    assertThat(cleanup.isRunning()).isTrue();
+                    prefix[0] = cleanup.threadNamePrefix;
+                    await().atMost(Duration.ofSeconds(5)).until(() -> cleanupThreads(prefix[0]) > 0);
                     started[0] = context.getSourceApplicationContext();
                 });
             assertThat(started[0].isActive()).isFalse();
-            await().atMost(Duration.ofSeconds(5)).until(() -> cleanupThreads() == 0);
+            await().atMost(Duration.ofSeconds(5)).until(() -> cleanupThreads(prefix[0]) == 0);
         }
         finally {
             TestDatabase.H2.dropLockTable(table);
@@ -205,9 +208,9 @@ class ExpiredLockCleanupTests {
         return count != null ? count : -1;
     }
 
-    private static long cleanupThreads() {
+    private static long cleanupThreads(String prefix) {
         return Thread.getAllStackTraces().keySet().stream()
-            .filter(thread -> thread.getName().startsWith("distlock-cleanup-") && thread.isAlive())
+            .filter(thread -> thread.getName().startsWith(prefix) && thread.isAlive())
             .count();
     }
 

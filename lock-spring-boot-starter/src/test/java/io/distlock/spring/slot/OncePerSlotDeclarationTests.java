@@ -56,6 +56,17 @@ class OncePerSlotDeclarationTests {
                 .hasSingleBean(OncePerSlotAdvisor.class));
     }
 
+    @Test
+    void aLockTableWithoutTheSlotColumnsFailsTheStartNamingTheUpgradeScript() {
+        runner.withPropertyValues("spring.datasource.url=jdbc:h2:mem:old-" + java.util.UUID.randomUUID()
+                + ";DB_CLOSE_DELAY=-1;INIT=CREATE SEQUENCE IF NOT EXISTS distributed_locks_token_seq\\;"
+                + "CREATE TABLE IF NOT EXISTS distributed_locks (resource VARCHAR(255) PRIMARY KEY, owner VARCHAR(255) "
+                + "NOT NULL, token BIGINT NOT NULL, acquired_at TIMESTAMP(6) WITH TIME ZONE NOT NULL, expires_at "
+                + "TIMESTAMP(6) WITH TIME ZONE NOT NULL)", "distributed-lock.jdbc.initialize-schema=never")
+            .withBean(Fine.class)
+            .run(context -> assertThat(context).getFailure().hasStackTraceContaining("upgrade-slots-h2.sql"));
+    }
+
     /** Not scheduled. */
     static class NotScheduled {
 
