@@ -28,6 +28,10 @@ final class LockScripts {
 
     static final RedisScript<String> PROBE = new DefaultRedisScript<>(text("probe"), String.class);
 
+    static final RedisScript<List<Object>> CLAIM_SLOT = load("slot-claim");
+
+    static final RedisScript<Long> FINISH_SLOT = new DefaultRedisScript<>(text("slot-finish"), Long.class);
+
     private LockScripts() {
     }
 

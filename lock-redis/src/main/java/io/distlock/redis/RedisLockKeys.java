@@ -2,6 +2,8 @@ package io.distlock.redis;
 
 import java.util.Objects;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * The names of the Redis keys that hold locks. Each resource has two keys that share a hash tag, so that on Redis
  * Cluster they live in one slot and a script may touch both:
@@ -26,6 +28,10 @@ public final class RedisLockKeys {
     static final String LOCK_SUFFIX = "}:lock";
 
     static final String TOKEN_SUFFIX = "}:token";
+
+    static final String SLOT_SUFFIX = "}:slot";
+
+    static final String RUNS_SUFFIX = "}:runs";
 
     private final String prefix;
 
@@ -66,6 +72,48 @@ public final class RedisLockKeys {
      */
     public String tokenKey(String resource) {
         return prefix + "{" + encode(resource) + TOKEN_SUFFIX;
+    }
+
+    /**
+     * The key of the hash holding a scheduled job's last claimed slot; it never expires.
+     *
+     * @param job the job (its lock's resource)
+     * @return the key
+     */
+    public String slotKey(String job) {
+        return prefix + "{" + encode(job) + SLOT_SUFFIX;
+    }
+
+    /**
+     * The key of the list of a scheduled job's latest slot runs, newest first; it never expires.
+     *
+     * @param job the job (its lock's resource)
+     * @return the key
+     */
+    public String runsKey(String job) {
+        return prefix + "{" + encode(job) + RUNS_SUFFIX;
+    }
+
+    /** A {@code SCAN MATCH} pattern for the lists of slot runs. */
+    String runsPattern() {
+        return globEscape(prefix) + "{*" + RUNS_SUFFIX;
+    }
+
+    /**
+     * The job a runs list found by {@link #runsPattern()} belongs to.
+     *
+     * @param key the key
+     * @return the job, or {@code null} for a look-alike key
+     */
+    @Nullable String jobOfRunsKey(String key) {
+        if (!key.startsWith(prefix + "{") || !key.endsWith(RUNS_SUFFIX)) {
+            return null;
+        }
+        String tag = key.substring(prefix.length() + 1, key.length() - RUNS_SUFFIX.length());
+        if (tag.isEmpty() || tag.indexOf('{') >= 0 || tag.indexOf('}') >= 0) {
+            return null;
+        }
+        return tag.replace("%7B", "{").replace("%7D", "}").replace("%25", "%");
     }
 
     /** A {@code SCAN MATCH} pattern for the lock hashes. */

@@ -21,6 +21,9 @@ import io.distlock.core.LockRecord;
 import io.distlock.core.LockRepository;
 import io.distlock.core.LockResult;
 import io.distlock.core.RenewResult;
+import io.distlock.core.SlotClaim;
+import io.distlock.core.SlotRun;
+import io.distlock.core.SlotRunOutcome;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.dao.DataAccessException;
@@ -226,6 +229,87 @@ public final class RedisLockRepository implements LockRepository {
      * @param retention checked as for the JDBC store (at least one minute), otherwise unused
      * @return 0
      */
+    /**
+     * Claims a scheduled slot in one script on the job's keys (one hash tag, so one slot of a Redis Cluster): the
+     * caller's live lock, the job's last claimed slot (a hash that never expires) and its runs (a list of the last 50).
+     */
+    @Override
+    public SlotClaim claimSlot(String job, String owner, Instant slot, boolean rerunUnfinished) {
+        LockArguments.requireResource(job);
+        LockArguments.requireOwner(owner);
+        List<Object> reply = run(LockScripts.CLAIM_SLOT, List.of(keys.lockKey(job), keys.slotKey(job),
+                keys.runsKey(job)), owner, Long.toString(slot.toEpochMilli()), rerunUnfinished ? "1" : "0");
+        long status = number(reply, 0);
+        if (status == 0) {
+            return SlotClaim.refused(SlotClaim.Status.NOT_HELD);
+        }
+        if (status < 0) {
+            return SlotClaim.refused(SlotClaim.Status.NOT_LATER);
+        }
+        expectSize(reply, 5);
+        long previous = number(reply, 2);
+        return new SlotClaim(SlotClaim.Status.CLAIMED, (int) number(reply, 1),
+                previous < 0 ? null : Instant.ofEpochMilli(previous), number(reply, 3) == 1, number(reply, 4));
+    }
+
+    @Override
+    public void finishSlot(String job, Instant slot, long token, SlotRunOutcome outcome) {
+        LockArguments.requireResource(job);
+        run(LockScripts.FINISH_SLOT, List.of(keys.slotKey(job), keys.runsKey(job)),
+                Long.toString(slot.toEpochMilli()), Long.toString(token), outcome.name());
+    }
+
+    /**
+     * The latest slot runs; for every job, one {@code SCAN} over the runs lists of the prefix (as {@link #findAll()}
+     * does for locks) and one {@code LRANGE} per job.
+     */
+    @Override
+    public List<SlotRun> recentSlotRuns(@Nullable String job, int limit) {
+        List<String> jobs = new ArrayList<>();
+        if (job != null) {
+            jobs.add(LockArguments.requireResource(job));
+        }
+        else {
+            for (String key : scanKeys(keys.runsPattern())) {
+                String found = keys.jobOfRunsKey(key);
+                if (found != null) {
+                    jobs.add(found);
+                }
+            }
+            jobs.sort(Comparator.naturalOrder());
+        }
+        List<SlotRun> runs = new ArrayList<>();
+        for (String each : jobs) {
+            List<String> entries;
+            try {
+                entries = redis.opsForList().range(keys.runsKey(each), 0, limit - 1L);
+            }
+            catch (DataAccessException ex) {
+                throw RedisFailures.ofScript(ex, keys);
+            }
+            for (String entry : entries == null ? List.<String>of() : entries) {
+                runs.add(slotRun(each, entry));
+            }
+        }
+        return runs;
+    }
+
+    /** Slots are kept: nothing to check beyond {@link #verifySchema()}. */
+    @Override
+    public void verifySlots() {
+    }
+
+    private static SlotRun slotRun(String job, String entry) {
+        String[] fields = entry.split("\\|", 7);
+        if (fields.length != 7) {
+            throw new RedisSystemException("Unexpected slot run entry of job '" + job + "': " + entry, null);
+        }
+        return new SlotRun(job, Instant.ofEpochMilli(Long.parseLong(fields[0])), Integer.parseInt(fields[1]),
+                fields[6], Long.parseLong(fields[2]), Instant.ofEpochMilli(Long.parseLong(fields[3])),
+                fields[4].isEmpty() ? null : Instant.ofEpochMilli(Long.parseLong(fields[4])),
+                SlotRunOutcome.valueOf(fields[5]));
+    }
+
     @Override
     public int deleteExpired(Duration retention) {
         LockArguments.requireDuration("retention", retention, MIN_RETENTION, MAX_DURATION);
@@ -285,7 +369,13 @@ public final class RedisLockRepository implements LockRepository {
     }
 
     private List<String> scanLockKeys() {
-        ScanOptions options = ScanOptions.scanOptions().match(keys.lockPattern()).count(SCAN_COUNT).build();
+        List<String> found = scanKeys(keys.lockPattern());
+        found.removeIf(key -> !keys.isLockKey(key));
+        return found;
+    }
+
+    private List<String> scanKeys(String pattern) {
+        ScanOptions options = ScanOptions.scanOptions().match(pattern).count(SCAN_COUNT).build();
         Set<String> found = new LinkedHashSet<>();
         try (RedisConnection connection = connectionFactory.getConnection()) {
             if (connection instanceof RedisClusterConnection cluster) {
@@ -299,7 +389,6 @@ public final class RedisLockRepository implements LockRepository {
                 collect(connection.keyCommands().scan(options), found);
             }
         }
-        found.removeIf(key -> !keys.isLockKey(key));
         return new ArrayList<>(found);
     }
 

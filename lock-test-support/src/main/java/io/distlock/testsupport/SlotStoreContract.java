@@ -1,0 +1,271 @@
+package io.distlock.testsupport;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import io.distlock.core.CrashPolicy;
+import io.distlock.core.Lease;
+import io.distlock.core.LockManager;
+import io.distlock.core.LockObserver;
+import io.distlock.core.LockRepository;
+import io.distlock.core.MissedSlotPolicy;
+import io.distlock.core.SlotClaim;
+import io.distlock.core.SlotExecution;
+import io.distlock.core.SlotOutcome;
+import io.distlock.core.SlotRequest;
+import io.distlock.core.SlotRun;
+import io.distlock.core.SlotRunOutcome;
+import io.distlock.core.SlotSchedule;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Once-per-slot runs on a real store, written once for every store: a slot is claimed only when it is later than
+ * the job's last claimed slot, by the live holder of the job's lock; racing and late replicas never run it twice;
+ * crashed runs are recorded and, at least once, run again once; missed slots are named and caught up once.
+ * Each store runs it in a subclass that says which repository to test.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+public abstract class SlotStoreContract {
+
+    /** A fixed slot epoch: slots are labels, not times the test waits for. */
+    protected static final Instant T0 = Instant.parse("2026-03-29T00:00:00Z");
+
+    /** The lease length of the replicas. */
+    protected static final Duration TTL = Duration.ofSeconds(30);
+
+    private final List<LockManager> managers = new CopyOnWriteArrayList<>();
+
+    private final List<Instant> crashed = new CopyOnWriteArrayList<>();
+
+    /**
+     * The store under test.
+     *
+     * @return its repository, the same on every call
+     */
+    protected abstract LockRepository repository();
+
+    @AfterAll
+    void closeReplicas() {
+        managers.forEach(LockManager::close);
+    }
+
+    /**
+     * A replica: a manager of its own, with owner tokens of its own.
+     *
+     * @return the replica's manager
+     */
+    protected LockManager replica() {
+        LockManager manager = LockManager.builder(repository()).verifySchema(false).observer(new LockObserver() {
+            @Override
+            public void slotCrashed(String name, Instant slot) {
+                crashed.add(slot);
+            }
+        }).build();
+        managers.add(manager);
+        return manager;
+    }
+
+    /**
+     * A job name of its own.
+     *
+     * @return the name
+     */
+    protected static String job() {
+        return "job:" + UUID.randomUUID();
+    }
+
+    /**
+     * Runs a slot whose work returns the slot it ran for.
+     *
+     * @param replica the replica
+     * @param request the slot
+     * @return the outcome
+     */
+    protected static SlotOutcome<String> run(LockManager replica, SlotRequest request) {
+        return replica.runOncePerSlot(request, lease -> "ran " + SlotExecution.current().orElseThrow().slot());
+    }
+
+    @Test
+    void aSlotRunsOnlyWhenLaterThanTheJobsLastClaimedSlot() {
+        String job = job();
+        LockManager replica = replica();
+        assertThat(run(replica, SlotRequest.of(job, T0.plusSeconds(10), TTL)).status()).isEqualTo(SlotOutcome.Status.RAN);
+        assertThat(run(replica, SlotRequest.of(job, T0.plusSeconds(10), TTL)).status())
+                .as("the same slot again").isEqualTo(SlotOutcome.Status.ALREADY_CLAIMED);
+        assertThat(run(replica, SlotRequest.of(job, T0.plusSeconds(5), TTL)).status())
+                .as("an earlier slot").isEqualTo(SlotOutcome.Status.ALREADY_CLAIMED);
+        SlotOutcome<String> later = run(replica, SlotRequest.of(job, T0.plusSeconds(20), TTL));
+        assertThat(later.status()).isEqualTo(SlotOutcome.Status.RAN);
+        assertThat(later.value()).isEqualTo("ran " + T0.plusSeconds(20));
+        assertThat(repository().recentSlotRuns(job, 10)).extracting(SlotRun::slot, SlotRun::outcome).containsExactly(
+                org.assertj.core.groups.Tuple.tuple(T0.plusSeconds(20), SlotRunOutcome.SUCCEEDED),
+                org.assertj.core.groups.Tuple.tuple(T0.plusSeconds(10), SlotRunOutcome.SUCCEEDED));
+    }
+
+    @Test
+    void aStaleOrForeignOwnerClaimsNothing() {
+        String job = job();
+        assertThat(repository().claimSlot(job, "nobody:holds-it", T0, false).status())
+                .isEqualTo(SlotClaim.Status.NOT_HELD);
+        Lease lease = replica().tryAcquire(job, TTL).orElseThrow();
+        assertThat(repository().claimSlot(job, "foreign:owner", T0, false).status()).isEqualTo(SlotClaim.Status.NOT_HELD);
+        lease.release();
+        assertThat(repository().claimSlot(job, lease.owner(), T0, false).status())
+                .as("the released owner").isEqualTo(SlotClaim.Status.NOT_HELD);
+        assertThat(run(replica(), SlotRequest.of(job, T0, TTL)).status()).isEqualTo(SlotOutcome.Status.RAN);
+    }
+
+    @Test
+    void sixteenReplicasFiringForTheSameSlotRunItExactlyOnce() throws Exception {
+        for (int round = 0; round < 5; round++) {
+            String job = job();
+            Instant slot = T0.plusSeconds(round);
+            AtomicInteger runs = new AtomicInteger();
+            List<SlotOutcome.Status> statuses = race(16, () -> replica().runOncePerSlot(
+                    SlotRequest.of(job, slot, TTL).withMaxWait(Duration.ofSeconds(20)), lease -> runs.incrementAndGet())
+                    .status());
+            assertThat(runs).as("round %d", round).hasValue(1);
+            assertThat(statuses).filteredOn(s -> s == SlotOutcome.Status.RAN).hasSize(1);
+            assertThat(statuses).filteredOn(s -> s == SlotOutcome.Status.ALREADY_CLAIMED).hasSize(15);
+        }
+    }
+
+    @Test
+    void aLateReplicaNeverRunsASlotTwiceEvenWhenLateByMoreThanThePeriod() {
+        String job = job();
+        LockManager onTime = replica();
+        LockManager late = replica();
+        List<String> ran = new ArrayList<>();
+        for (int tick = 0; tick < 6; tick++) {
+            Instant slot = T0.plusSeconds(2L * tick);
+            if (run(onTime, SlotRequest.of(job, slot, TTL)).ran()) {
+                ran.add("on time " + slot);
+            }
+            // The late replica's scheduler labels the slot two periods late: it fires for slot - 4 s now.
+            Instant lateSlot = slot.minusSeconds(4);
+            if (run(late, SlotRequest.of(job, lateSlot, TTL)).ran()) {
+                ran.add("late " + lateSlot);
+            }
+        }
+        assertThat(ran).hasSize(6).allMatch(r -> r.startsWith("on time"));
+    }
+
+    @Test
+    void atMostOnceACrashedSlotIsNotRunAgainAndIsRecordedAndTold() {
+        String job = job();
+        Instant slot = T0.plusSeconds(60);
+        long crashedToken = crashMidRun(job, slot);
+        LockManager survivor = replica();
+        assertThat(run(survivor, SlotRequest.of(job, slot, TTL)).status()).isEqualTo(SlotOutcome.Status.ALREADY_CLAIMED);
+        SlotOutcome<String> next = run(survivor, SlotRequest.of(job, slot.plusSeconds(60), TTL));
+        assertThat(next.status()).isEqualTo(SlotOutcome.Status.RAN);
+        assertThat(crashed).contains(slot);
+        assertThat(repository().recentSlotRuns(job, 10)).filteredOn(r -> r.slot().equals(slot)).singleElement()
+                .satisfies(r -> {
+                    assertThat(r.outcome()).isEqualTo(SlotRunOutcome.CRASHED);
+                    assertThat(r.token()).isEqualTo(crashedToken);
+                });
+    }
+
+    @Test
+    void atLeastOnceACrashedSlotRunsAgainExactlyOnceWhileItIsTheLatest() {
+        String job = job();
+        Instant slot = T0.plusSeconds(120);
+        crashMidRun(job, slot);
+        SlotRequest again = SlotRequest.of(job, slot, TTL).withOnCrash(CrashPolicy.AT_LEAST_ONCE);
+        SlotOutcome<String> rerun = run(replica(), again);
+        assertThat(rerun.status()).isEqualTo(SlotOutcome.Status.RAN);
+        assertThat(rerun.rerun()).isTrue();
+        assertThat(run(replica(), again).status()).as("a second re-run").isEqualTo(SlotOutcome.Status.ALREADY_CLAIMED);
+        assertThat(repository().recentSlotRuns(job, 10)).extracting(SlotRun::run, SlotRun::outcome).containsExactly(
+                org.assertj.core.groups.Tuple.tuple(2, SlotRunOutcome.SUCCEEDED),
+                org.assertj.core.groups.Tuple.tuple(1, SlotRunOutcome.CRASHED));
+    }
+
+    @Test
+    void atLeastOnceAFinishedSlotIsNotRunAgain() {
+        String job = job();
+        SlotRequest request = SlotRequest.of(job, T0, TTL).withOnCrash(CrashPolicy.AT_LEAST_ONCE);
+        assertThat(run(replica(), request).status()).isEqualTo(SlotOutcome.Status.RAN);
+        assertThat(run(replica(), request).status()).isEqualTo(SlotOutcome.Status.ALREADY_CLAIMED);
+    }
+
+    @Test
+    void missedSlotsAreNamedAndCaughtUpOnceNotOncePerSlot() {
+        String job = job();
+        SlotSchedule everySecond = after -> after.plusSeconds(1);
+        LockManager replica = replica();
+        run(replica, SlotRequest.of(job, T0, TTL).withSchedule(everySecond));
+        List<String> runs = new ArrayList<>();
+        SlotOutcome<Object> outcome = replica.runOncePerSlot(SlotRequest.of(job, T0.plusSeconds(4), TTL)
+                .withSchedule(everySecond).withOnMissed(MissedSlotPolicy.CATCH_UP), lease -> {
+                    SlotExecution execution = SlotExecution.current().orElseThrow();
+                    runs.add((execution.catchUp() ? "catch-up " : "") + execution.slot());
+                    return null;
+                });
+        assertThat(outcome.missed()).containsExactly(T0.plusSeconds(1), T0.plusSeconds(2), T0.plusSeconds(3));
+        assertThat(runs).containsExactly("catch-up " + T0.plusSeconds(3), T0.plusSeconds(4).toString());
+        SlotOutcome<String> skipping = run(replica, SlotRequest.of(job, T0.plusSeconds(7), TTL).withSchedule(everySecond));
+        assertThat(skipping.missed()).containsExactly(T0.plusSeconds(5), T0.plusSeconds(6));
+    }
+
+    @Test
+    void aFailingRunIsRecordedAsFailedAndItsSlotStaysClaimed() {
+        String job = job();
+        LockManager replica = replica();
+        IllegalStateException failure = new IllegalStateException("boom");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> replica.runOncePerSlot(SlotRequest.of(job, T0, TTL),
+                lease -> {
+                    throw failure;
+                })).isSameAs(failure);
+        assertThat(repository().recentSlotRuns(job, 1)).singleElement().extracting(SlotRun::outcome)
+                .isEqualTo(SlotRunOutcome.FAILED);
+        assertThat(run(replica, SlotRequest.of(job, T0, TTL)).status()).isEqualTo(SlotOutcome.Status.ALREADY_CLAIMED);
+    }
+
+    /** A replica claims the slot and dies mid-run: its lease runs out, and the run never finishes. */
+    private long crashMidRun(String job, Instant slot) {
+        Lease doomed = replica().tryAcquire(job, Duration.ofMillis(300)).orElseThrow();
+        assertThat(repository().claimSlot(job, doomed.owner(), slot, false).status()).isEqualTo(SlotClaim.Status.CLAIMED);
+        await().atMost(Duration.ofSeconds(5)).until(() -> repository().find(job).isEmpty());
+        return doomed.token();
+    }
+
+    private static <T> List<T> race(int threads, Callable<T> task) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        try {
+            CyclicBarrier start = new CyclicBarrier(threads);
+            List<Future<T>> futures = new ArrayList<>();
+            for (int i = 0; i < threads; i++) {
+                futures.add(pool.submit(() -> {
+                    start.await();
+                    return task.call();
+                }));
+            }
+            List<T> results = new ArrayList<>();
+            for (Future<T> future : futures) {
+                results.add(future.get(2, TimeUnit.MINUTES));
+            }
+            return results;
+        }
+        finally {
+            pool.shutdownNow();
+        }
+    }
+}
