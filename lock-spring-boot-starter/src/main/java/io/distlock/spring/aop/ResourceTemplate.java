@@ -46,6 +46,14 @@ final class ResourceTemplate {
 
     private final List<Expression> parts;
 
+    /** A part that is one variable: {@code #id}, {@code #p0}. */
+    private static final java.util.regex.Pattern PLAIN_VARIABLE = java.util.regex.Pattern.compile("#([A-Za-z_]\\w*)");
+
+    /** A positional variable: {@code p0}, {@code a1}. */
+    private static final java.util.regex.Pattern POSITIONAL = java.util.regex.Pattern.compile("[pa](\\d+)");
+
+    private volatile int @Nullable [] argumentIndexes;
+
     private ResourceTemplate(String text, List<Expression> parts) {
         this.text = text;
         this.parts = parts;
@@ -170,18 +178,71 @@ final class ResourceTemplate {
      * @throws IllegalArgumentException when a part evaluates to {@code null} or the result is not a valid resource
      *     name (blank, too long, control characters)
      */
+    /**
+     * For each part, the index of the argument it reads when it is a plain parameter reference ({@code #id},
+     * {@code #p0}, {@code #a0}), else -1; resolved once for the method the template belongs to.
+     */
+    private int[] argumentIndexes(Method method, ParameterNameDiscoverer parameterNames) {
+        int[] indexes = argumentIndexes;
+        if (indexes == null) {
+            indexes = new int[parts.size()];
+            @Nullable String[] names = parameterNames.getParameterNames(method);
+            for (int i = 0; i < parts.size(); i++) {
+                // Varargs are left to SpEL, which unpacks them its own way.
+                indexes[i] = method.isVarArgs() ? -1 : argumentIndex(parts.get(i).getExpressionString().strip(),
+                        names, method.getParameterCount());
+            }
+            argumentIndexes = indexes;
+        }
+        return indexes;
+    }
+
+    private static int argumentIndex(String expression, @Nullable String @Nullable [] names, int parameterCount) {
+        java.util.regex.Matcher plain = PLAIN_VARIABLE.matcher(expression);
+        if (!plain.matches()) {
+            return -1;
+        }
+        String variable = plain.group(1);
+        if (names != null) {
+            // A parameter's own name wins over the positional form, as in SpEL's method-based context.
+            for (int i = names.length - 1; i >= 0; i--) {
+                if (variable.equals(names[i])) {
+                    return i;
+                }
+            }
+        }
+        java.util.regex.Matcher positional = POSITIONAL.matcher(variable);
+        if (positional.matches()) {
+            int index = Integer.parseInt(positional.group(1));
+            return index < parameterCount ? index : -1;
+        }
+        return -1;
+    }
+
     String evaluate(LockExpressionRoot root, @Nullable Object[] args, ParameterNameDiscoverer parameterNames,
             BeanResolver beanResolver) {
         if (isLiteral()) {
             return text;
         }
         Method method = root.getMethod();
-        MethodBasedEvaluationContext context = new MethodBasedEvaluationContext(root, method, args, parameterNames);
-        context.setBeanResolver(beanResolver);
+        int[] indexes = argumentIndexes(method, parameterNames);
+        MethodBasedEvaluationContext context = null;
         StringBuilder name = new StringBuilder();
-        for (Expression part : parts) {
-            // Values become text through toString(): YearMonth, LocalDate, enums, ids need no converter.
-            Object value = part.getValue(context);
+        for (int i = 0; i < parts.size(); i++) {
+            Expression part = parts.get(i);
+            Object value;
+            if (indexes[i] >= 0) {
+                // A plain parameter reference such as #{#id}: read the argument, no evaluation context needed.
+                value = indexes[i] < args.length ? args[indexes[i]] : null;
+            }
+            else {
+                if (context == null) {
+                    context = new MethodBasedEvaluationContext(root, method, args, parameterNames);
+                    context.setBeanResolver(beanResolver);
+                }
+                // Values become text through toString(): YearMonth, LocalDate, enums, ids need no converter.
+                value = part.getValue(context);
+            }
             if (value == null) {
                 throw new IllegalArgumentException("@DistributedLock resource '" + text + "' of "
                         + LockedMethod.describe(method, root.getTargetClass()) + ": #{" + part.getExpressionString()

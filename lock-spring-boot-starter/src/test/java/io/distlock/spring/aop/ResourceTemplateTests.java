@@ -54,6 +54,21 @@ class ResourceTemplateTests {
     }
 
     @Test
+    void plainParameterReferencesReadTheArgumentsAsSpelWould() {
+        runner.run(context -> {
+            Templates templates = context.getBean(Templates.class);
+            assertThat(templates.byName("eu", "us")).isEqualTo("pair:us/eu");
+            assertThat(templates.byPosition("eu", "us")).as("#p0 is the first argument, #a1 the second")
+                .isEqualTo("pos:eu-us");
+            assertThat(templates.shadowed("eu", "us")).as("a parameter named p0 wins over the position")
+                .isEqualTo("shadow:us");
+            assertThat(templates.mixed("eu", 3)).isEqualTo("mixed:eu:4");
+            assertThatIllegalArgumentException().isThrownBy(() -> templates.byName(null, "us"))
+                .withMessageContaining("#{#first} evaluated to null");
+        });
+    }
+
+    @Test
     void equalArraysLockTheSameName() {
         runner.run(context -> {
             Templates templates = context.getBean(Templates.class);
@@ -118,6 +133,26 @@ class ResourceTemplateTests {
 
         @DistributedLock(resource = "job:#{#root.args}")
         public String byArgs(String region, int shard) {
+            return ran();
+        }
+
+        @DistributedLock(resource = "pair:#{#second}/#{#first}")
+        public String byName(String first, String second) {
+            return ran();
+        }
+
+        @DistributedLock(resource = "pos:#{#p0}-#{#a1}")
+        public String byPosition(String first, String second) {
+            return ran();
+        }
+
+        @DistributedLock(resource = "shadow:#{#p0}")
+        public String shadowed(String first, String p0) {
+            return ran();
+        }
+
+        @DistributedLock(resource = "mixed:#{#region}:#{#shard + 1}")
+        public String mixed(String region, int shard) {
             return ran();
         }
 
