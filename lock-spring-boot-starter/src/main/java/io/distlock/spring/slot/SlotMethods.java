@@ -15,12 +15,12 @@ import io.distlock.core.LockArguments;
 import io.distlock.core.LockRequest;
 import io.distlock.spring.DistributedLock;
 import io.distlock.spring.OncePerSlot;
+import io.distlock.spring.aop.DurationText;
 import io.distlock.spring.aop.InvalidLockDeclarationException;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.factory.config.ConfigurableBeanFactory;
-import org.springframework.boot.convert.DurationStyle;
 import org.springframework.core.MethodClassKey;
 import org.springframework.core.MethodIntrospector;
 import org.springframework.core.annotation.AnnotatedElementUtils;
@@ -197,16 +197,25 @@ final class SlotMethods {
         if (text.isEmpty()) {
             return fallback;
         }
+        String shown = "attribute '" + attribute + "' = '" + declared + "' "
+                + (text.equals(declared.strip()) ? "" : "(resolved '" + text + "') ");
+        Duration value;
         try {
-            Duration value = DurationStyle.detectAndParse(text);
+            value = DurationText.parse(text);
+        }
+        catch (IllegalArgumentException ex) {
+            problems.add(prefix + shown + ex.getMessage());
+            return fallback;
+        }
+        try {
             LockArguments.requireWholeMillis(attribute, LockArguments.requireDuration(attribute, value,
                     LockArguments.MIN_TTL, LockRequest.MAX_DURATION));
             return value;
         }
         catch (IllegalArgumentException ex) {
-            problems.add(prefix + "attribute '" + attribute + "' = '" + declared + "' " + (ex.getMessage() != null
-                    && ex.getMessage().startsWith(attribute) ? ex.getMessage().substring(attribute.length()).strip()
-                    : "is not a duration: use ISO-8601 such as PT30S, or a simple form such as 30s"));
+            String message = String.valueOf(ex.getMessage());
+            problems.add(prefix + shown + (message.startsWith(attribute) ? message.substring(attribute.length())
+                    .strip() : message));
             return fallback;
         }
     }
