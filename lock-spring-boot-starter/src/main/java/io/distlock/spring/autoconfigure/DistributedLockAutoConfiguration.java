@@ -196,7 +196,7 @@ public final class DistributedLockAutoConfiguration {
         return properties.getStartupCheck() == DistributedLockProperties.StartupCheck.LAZY;
     }
 
-    private static IllegalStateException dialectRequired(LockDatabaseProbe probe, Exception failure) {
+    private static LockDatabaseUnreachableException dialectRequired(LockDatabaseProbe probe, Exception failure) {
         return probe.unreachable("detect the lock dialect", failure, "distributed-lock.dialect is required with "
                 + "distributed-lock.startup-check=lazy when the JDBC URL does not name the database: set it to h2, "
                 + "postgresql or mariadb");
@@ -217,8 +217,16 @@ public final class DistributedLockAutoConfiguration {
     private static @Nullable LockDialect configuredDialect(DistributedLockProperties properties,
             ObjectProvider<LockDialect> lockDialect) {
         String dialect = properties.getDialect();
-        return lockDialect.getIfAvailable(() -> dialect != null && !dialect.isBlank() ? LockDialects.byName(dialect)
-                : null);
+        return lockDialect.getIfAvailable(() -> dialect != null && !dialect.isBlank() ? dialectNamed(dialect) : null);
+    }
+
+    private static LockDialect dialectNamed(String dialect) {
+        try {
+            return LockDialects.byName(dialect);
+        }
+        catch (IllegalArgumentException ex) {
+            throw new UnknownLockDialectException(dialect, ex);
+        }
     }
 
     @Configuration(proxyBeanMethods = false)

@@ -44,13 +44,21 @@ final class InvalidLockPropertiesException extends IllegalStateException {
     }
 
     /**
-     * Whether unknown keys are among the problems, which {@code distributed-lock.strict-properties=false} would
-     * only log.
+     * The unknown keys, which {@code distributed-lock.strict-properties=false} would only log.
      *
-     * @return {@code true} when at least one key is unknown
+     * @return one message per key
      */
-    boolean hasUnknownKeys() {
-        return !unknownKeys.isEmpty();
+    List<String> unknownKeys() {
+        return unknownKeys;
+    }
+
+    /**
+     * The durations without a unit.
+     *
+     * @return one message per property
+     */
+    List<String> unitlessDurations() {
+        return unitlessDurations;
     }
 
     private static String message(List<String> unknownKeys, List<String> unitlessDurations) {

@@ -157,9 +157,13 @@ final class LockPropertiesValidator implements BeanFactoryPostProcessor {
         if (origin == null) {
             return "";
         }
-        if (origin instanceof PropertySourceOrigin source
-                && source.getPropertyName().equals(property.getName().toString())) {
-            return " (from property source \"" + source.getPropertySource().getName() + "\")";
+        if (origin instanceof PropertySourceOrigin source) {
+            if (source.getOrigin() != null) {
+                return " (from " + source.getOrigin() + ")";
+            }
+            if (source.getPropertyName().equals(property.getName().toString())) {
+                return " (from property source \"" + source.getPropertySource().getName() + "\")";
+            }
         }
         return " (from " + origin + ")";
     }
