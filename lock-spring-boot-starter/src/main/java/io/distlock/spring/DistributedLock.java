@@ -49,9 +49,10 @@ public @interface DistributedLock {
     String resource();
 
     /**
-     * Lease length: an ISO-8601 duration ({@code PT30S}), a simple one ({@code 30s}) or a {@code ${…}} placeholder.
-     * Empty means {@code distributed-lock.default-ttl}. With {@link #renew()} on, the watchdog keeps renewing a lease
-     * of this length while the method runs, so a crashed replica frees the lock within one TTL.
+     * Lease length: an ISO-8601 duration ({@code PT30S}), a number with a unit ({@code 30s}, {@code 500ms}) or a
+     * {@code ${…}} placeholder. A number without a unit ({@code "30"}) is refused at start-up rather than read as
+     * milliseconds. Empty means {@code distributed-lock.default-ttl}. With {@link #renew()} on, the watchdog keeps
+     * renewing a lease of this length while the method runs, so a crashed replica frees the lock within one TTL.
      *
      * @return the lease length
      */

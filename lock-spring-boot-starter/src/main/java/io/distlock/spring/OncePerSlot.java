@@ -44,7 +44,8 @@ public @interface OncePerSlot {
      * The lease length; the watchdog renews it while the method runs, so a crashed replica frees the job within one
      * TTL. Empty means {@code distributed-lock.default-ttl}.
      *
-     * @return an ISO-8601 ({@code PT30S}) or simple ({@code 30s}) duration
+     * @return an ISO-8601 ({@code PT30S}) duration or a number with a unit ({@code 30s}); a number without a unit
+     *     is refused at start-up
      */
     String ttl() default "";
 

@@ -18,7 +18,6 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.config.ConfigurableBeanFactory;
-import org.springframework.boot.convert.DurationStyle;
 import org.springframework.core.ParameterNameDiscoverer;
 import org.springframework.core.ResolvableType;
 import org.springframework.expression.ParseException;
@@ -213,11 +212,11 @@ final class LockedMethodParser {
             return fallback;
         }
         try {
-            return DurationStyle.detectAndParse(text.strip());
+            return DurationText.parse(text);
         }
         catch (IllegalArgumentException ex) {
-            problems.add(attribute, declared, "is not a duration: use ISO-8601 such as PT30S, or a simple form such "
-                    + "as 30s");
+            problems.add(attribute, declared, (text.equals(declared) ? "" : "(resolved '" + text + "') ")
+                    + ex.getMessage());
             return null;
         }
     }

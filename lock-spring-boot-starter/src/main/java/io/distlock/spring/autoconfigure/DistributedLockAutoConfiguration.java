@@ -1,6 +1,8 @@
 package io.distlock.spring.autoconfigure;
 
 import java.time.Duration;
+import java.util.Arrays;
+import java.util.Locale;
 
 import javax.sql.DataSource;
 
@@ -25,6 +27,7 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.AnyNestedCondition;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionOutcome;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -32,14 +35,18 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
 import org.springframework.boot.autoconfigure.condition.NoneNestedConditions;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.boot.jdbc.init.DataSourceScriptDatabaseInitializer;
 import org.springframework.boot.sql.autoconfigure.init.OnDatabaseInitializationCondition;
+import org.springframework.boot.sql.init.DatabaseInitializationMode;
 import org.springframework.boot.sql.init.dependency.DatabaseInitializationDependencyConfigurer;
 import org.springframework.boot.sql.init.dependency.DependsOnDatabaseInitialization;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
+import org.springframework.context.annotation.ConditionContext;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
+import org.springframework.core.type.AnnotatedTypeMetadata;
 
 /**
  * Auto-configuration of distributed locks on the application's single {@link DataSource}: the lock repository,
@@ -199,7 +206,7 @@ public final class DistributedLockAutoConfiguration {
         return properties.getStartupCheck() == DistributedLockProperties.StartupCheck.LAZY;
     }
 
-    private static IllegalStateException dialectRequired(LockDatabaseProbe probe, Exception failure) {
+    private static LockDatabaseUnreachableException dialectRequired(LockDatabaseProbe probe, Exception failure) {
         return probe.unreachable("detect the lock dialect", failure, "distributed-lock.dialect is required with "
                 + "distributed-lock.startup-check=lazy when the JDBC URL does not name the database: set it to h2, "
                 + "postgresql or mariadb");
@@ -220,8 +227,16 @@ public final class DistributedLockAutoConfiguration {
     private static @Nullable LockDialect configuredDialect(DistributedLockProperties properties,
             ObjectProvider<LockDialect> lockDialect) {
         String dialect = properties.getDialect();
-        return lockDialect.getIfAvailable(() -> dialect != null && !dialect.isBlank() ? LockDialects.byName(dialect)
-                : null);
+        return lockDialect.getIfAvailable(() -> dialect != null && !dialect.isBlank() ? dialectNamed(dialect) : null);
+    }
+
+    private static LockDialect dialectNamed(String dialect) {
+        try {
+            return LockDialects.byName(dialect);
+        }
+        catch (IllegalArgumentException ex) {
+            throw new UnknownLockDialectException(dialect, ex);
+        }
     }
 
     @Configuration(proxyBeanMethods = false)
@@ -272,10 +287,28 @@ public final class DistributedLockAutoConfiguration {
             return known;
         }
 
+        /**
+         * Boot's condition on the initialisation mode, which refuses a value that is no mode by naming the property
+         * and the accepted values, rather than with a bare "No enum constant".
+         */
         static class OnDistributedLockDatasourceInitializationCondition extends OnDatabaseInitializationCondition {
 
+            private static final String PROPERTY = "distributed-lock.jdbc.initialize-schema";
+
             OnDistributedLockDatasourceInitializationCondition() {
-                super("Distributed lock", "distributed-lock.jdbc.initialize-schema");
+                super("Distributed lock", PROPERTY);
+            }
+
+            @Override
+            public ConditionOutcome getMatchOutcome(ConditionContext context, AnnotatedTypeMetadata metadata) {
+                String mode = context.getEnvironment().getProperty(PROPERTY);
+                if (mode != null && !mode.isBlank() && Arrays.stream(DatabaseInitializationMode.values())
+                    .noneMatch(known -> known.name().equals(mode.toUpperCase(Locale.ENGLISH)))) {
+                    throw new InvalidConfigurationPropertyValueException(PROPERTY, mode, "The lock table's "
+                            + "initialisation mode is one of embedded (the default: on embedded databases only), "
+                            + "always or never");
+                }
+                return super.getMatchOutcome(context, metadata);
             }
         }
     }

@@ -76,6 +76,12 @@ public class DistributedLockProperties {
      */
     private StartupCheck startupCheck = StartupCheck.EAGER;
 
+    /**
+     * Whether a distributed-lock.* key that no distlock property declares, such as a typo, fails the start. When
+     * false, such keys are logged at WARN and ignored.
+     */
+    private boolean strictProperties = true;
+
     private final Watchdog watchdog = new Watchdog();
 
     private final Cleanup cleanup = new Cleanup();
@@ -166,6 +172,14 @@ public class DistributedLockProperties {
 
     public void setStartupCheck(StartupCheck startupCheck) {
         this.startupCheck = startupCheck;
+    }
+
+    public boolean isStrictProperties() {
+        return strictProperties;
+    }
+
+    public void setStrictProperties(boolean strictProperties) {
+        this.strictProperties = strictProperties;
     }
 
     public Watchdog getWatchdog() {

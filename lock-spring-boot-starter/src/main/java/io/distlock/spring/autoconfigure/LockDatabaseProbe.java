@@ -82,10 +82,10 @@ final class LockDatabaseProbe {
      * @param action what the user can do about it
      * @return the exception to throw, with {@code failure} as its cause
      */
-    IllegalStateException unreachable(String purpose, Throwable failure, String action) {
-        return new IllegalStateException("Distributed locks could not " + purpose + " at start-up: the database "
-                + (url != null ? "at " + url + " " : "") + "could not be reached (" + describe(failure) + "). "
-                + action, failure);
+    LockDatabaseUnreachableException unreachable(String purpose, Throwable failure, String action) {
+        return new LockDatabaseUnreachableException("Distributed locks could not " + purpose + " at start-up: the "
+                + "database " + (url != null ? "at " + url + " " : "") + "could not be reached (" + describe(failure)
+                + ").", url, action, failure);
     }
 
     /**

@@ -10,17 +10,19 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 import io.distlock.core.LockArguments;
 import io.distlock.core.LockRequest;
 import io.distlock.spring.DistributedLock;
 import io.distlock.spring.OncePerSlot;
+import io.distlock.spring.aop.DurationText;
 import io.distlock.spring.aop.InvalidLockDeclarationException;
+import io.distlock.spring.autoconfigure.DistributedLockProperties;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.factory.config.ConfigurableBeanFactory;
-import org.springframework.boot.convert.DurationStyle;
 import org.springframework.core.MethodClassKey;
 import org.springframework.core.MethodIntrospector;
 import org.springframework.core.annotation.AnnotatedElementUtils;
@@ -36,16 +38,19 @@ final class SlotMethods {
 
     private final ConfigurableBeanFactory beanFactory;
 
-    private final Duration defaultTtl;
-
-    private final Duration defaultMaxHold;
+    private final Supplier<DistributedLockProperties> properties;
 
     private final Map<MethodClassKey, Optional<SlotMethod>> cache = new ConcurrentHashMap<>();
 
-    SlotMethods(ConfigurableBeanFactory beanFactory, Duration defaultTtl, Duration defaultMaxHold) {
+    /**
+     * Creates the registry.
+     *
+     * @param beanFactory resolves placeholders
+     * @param properties the defaults of declarations that set no {@code ttl} or {@code maxHold}, read on first use
+     */
+    SlotMethods(ConfigurableBeanFactory beanFactory, Supplier<DistributedLockProperties> properties) {
         this.beanFactory = beanFactory;
-        this.defaultTtl = defaultTtl;
-        this.defaultMaxHold = defaultMaxHold;
+        this.properties = properties;
     }
 
     /**
@@ -109,8 +114,9 @@ final class SlotMethods {
         catch (IllegalArgumentException ex) {
             problems.add(prefix + "attribute 'job' = '" + declaration.job() + "': " + ex.getMessage());
         }
-        Duration ttl = duration(prefix, "ttl", declaration.ttl(), defaultTtl, problems);
-        Duration maxHold = duration(prefix, "maxHold", declaration.maxHold(), defaultMaxHold, problems);
+        Duration ttl = duration(prefix, "ttl", declaration.ttl(), properties.get().getDefaultTtl(), problems);
+        Duration maxHold = duration(prefix, "maxHold", declaration.maxHold(), properties.get().getMaxHold(),
+                problems);
         if (!problems.isEmpty()) {
             throw new InvalidLockDeclarationException(problems);
         }
@@ -197,16 +203,25 @@ final class SlotMethods {
         if (text.isEmpty()) {
             return fallback;
         }
+        String shown = "attribute '" + attribute + "' = '" + declared + "' "
+                + (text.equals(declared.strip()) ? "" : "(resolved '" + text + "') ");
+        Duration value;
         try {
-            Duration value = DurationStyle.detectAndParse(text);
+            value = DurationText.parse(text);
+        }
+        catch (IllegalArgumentException ex) {
+            problems.add(prefix + shown + ex.getMessage());
+            return fallback;
+        }
+        try {
             LockArguments.requireWholeMillis(attribute, LockArguments.requireDuration(attribute, value,
                     LockArguments.MIN_TTL, LockRequest.MAX_DURATION));
             return value;
         }
         catch (IllegalArgumentException ex) {
-            problems.add(prefix + "attribute '" + attribute + "' = '" + declared + "' " + (ex.getMessage() != null
-                    && ex.getMessage().startsWith(attribute) ? ex.getMessage().substring(attribute.length()).strip()
-                    : "is not a duration: use ISO-8601 such as PT30S, or a simple form such as 30s"));
+            String message = String.valueOf(ex.getMessage());
+            problems.add(prefix + shown + (message.startsWith(attribute) ? message.substring(attribute.length())
+                    .strip() : message));
             return fallback;
         }
     }

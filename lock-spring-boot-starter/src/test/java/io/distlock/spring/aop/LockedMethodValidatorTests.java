@@ -43,7 +43,36 @@ class LockedMethodValidatorTests {
     @Test
     void unparseableTtlNamesClassMethodAndAttribute() {
         runner.withBean(BadTtl.class).run(failsWith(BadTtl.class.getName() + ".run(String): attribute 'ttl' = 'PT5X' "
-                + "is not a duration: use ISO-8601 such as PT30S, or a simple form such as 30s"));
+                + "is not a duration: use ISO-8601 such as PT30S, or a number with a unit such as 30s or 500ms "
+                + "(ns, us, ms, s, m, h, d)"));
+    }
+
+    @Test
+    void durationsWithoutAUnitAreRefusedRatherThanReadAsMilliseconds() {
+        runner.withBean(BareNumbers.class).run(context -> {
+            assertThat(context).hasFailed();
+            String unitless = "has no unit: a number alone is not read as milliseconds; use ISO-8601 such as PT30S, "
+                    + "or a number with a unit such as 30s or 500ms (ns, us, ms, s, m, h, d)";
+            String method = "@DistributedLock on " + BareNumbers.class.getName();
+            assertThat(NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure()))
+                .isInstanceOf(InvalidLockDeclarationException.class)
+                .hasMessageContaining(method + ".run(): attribute 'ttl' = '30' " + unitless)
+                .hasMessageContaining(method + ".run(): attribute 'minHold' = '5' " + unitless)
+                .hasMessageContaining(method + ".run(): attribute 'maxHold' = '3600' " + unitless)
+                .hasMessageContaining(method + ".await(): attribute 'waitTimeout' = '500' " + unitless);
+        });
+    }
+
+    @Test
+    void aPlaceholderThatResolvesToANumberWithoutAUnitIsRefused() {
+        runner.withBean(UnitlessPlaceholder.class).withPropertyValues("jobs.ttl=45")
+            .run(failsWith(UnitlessPlaceholder.class.getName() + ".run(): attribute 'ttl' = '${jobs.ttl}' "
+                    + "(resolved '45') has no unit"));
+    }
+
+    @Test
+    void zeroNeedsNoUnit() {
+        runner.withBean(ZeroMinHold.class).run(context -> assertThat(context).hasNotFailed());
     }
 
     @Test
@@ -406,6 +435,31 @@ class LockedMethodValidatorTests {
 
         @DistributedLock(resource = "job:#{#id}", ttl = "PT5X")
         public void run(String id) {
+        }
+    }
+
+    public static class BareNumbers {
+
+        @DistributedLock(resource = "bare", ttl = "30", minHold = "5", maxHold = "3600")
+        public void run() {
+        }
+
+        @DistributedLock(resource = "bare-wait", onLocked = OnLocked.WAIT, waitTimeout = "500")
+        public void await() {
+        }
+    }
+
+    public static class UnitlessPlaceholder {
+
+        @DistributedLock(resource = "job", ttl = "${jobs.ttl}")
+        public void run() {
+        }
+    }
+
+    public static class ZeroMinHold {
+
+        @DistributedLock(resource = "job", minHold = "0")
+        public void run() {
         }
     }
 

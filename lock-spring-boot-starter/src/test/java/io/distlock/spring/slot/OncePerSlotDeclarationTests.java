@@ -51,6 +51,17 @@ class OncePerSlotDeclarationTests {
     }
 
     @Test
+    void durationsWithoutAUnitAreRefusedRatherThanReadAsMilliseconds() {
+        String unitless = "has no unit: a number alone is not read as milliseconds; use ISO-8601 such as PT30S, or a "
+                + "number with a unit such as 30s or 500ms (ns, us, ms, s, m, h, d)";
+        runner.withBean(BareNumbers.class).withPropertyValues("jobs.max-hold=7200")
+            .run(context -> assertThat(context).getFailure()
+                .hasMessageContaining("@OncePerSlot on " + BareNumbers.class.getName() + ".run(): attribute 'ttl' = "
+                        + "'30' " + unitless)
+                .hasMessageContaining("attribute 'maxHold' = '${jobs.max-hold}' (resolved '7200') " + unitless));
+    }
+
+    @Test
     void cronAndFixedRateMethodsStart() {
         runner.withBean(Fine.class).run(context -> assertThat(context).hasNotFailed()
                 .hasSingleBean(OncePerSlotAdvisor.class));
@@ -99,6 +110,15 @@ class OncePerSlotDeclarationTests {
 
         @Scheduled(cron = "0 * * * * *")
         @OncePerSlot(ttl = "PT5X")
+        public void run() {
+        }
+    }
+
+    /** Durations without a unit. */
+    static class BareNumbers {
+
+        @Scheduled(cron = "0 * * * * *")
+        @OncePerSlot(ttl = "30", maxHold = "${jobs.max-hold}")
         public void run() {
         }
     }
