@@ -91,7 +91,7 @@ class LockPropertiesValidatorTests {
     void keysDeclaredByTheMetadataOfOtherModulesAreKnown(@TempDir Path dir) throws IOException {
         ClassLoader withModule = moduleMetadata(dir);
         runner.withClassLoader(withModule)
-            .withPropertyValues("distributed-lock.store=redis", "distributed-lock.redis.nodes[0]=localhost:6379",
+            .withPropertyValues("distributed-lock.store=jdbc", "distributed-lock.redis.nodes[0]=localhost:6379",
                     "distributed-lock.redis.timeouts.acquire=2s", "distributed-lock.jdbc.statement-timeout=5s")
             .run(context -> assertThat(context).hasNotFailed());
         runner.withClassLoader(withModule).withPropertyValues("distributed-lock.redis.node=localhost:6379")
