@@ -53,8 +53,13 @@ final class WorkerPool {
         current.values().forEach(WorkerProcess::go);
     }
 
+    /**
+     * Starts a worker in a slot. Its clock offset is the skew fault's (locks workload) or its slot clock's offset,
+     * between -3 s and +3 s (slots workload); a replacement draws its own.
+     */
     WorkerProcess start(int slot) throws IOException {
-        long skew = options.faults().contains(Fault.SKEW) ? randomSkew() : 0;
+        boolean slots = options.workload() == Workload.SLOTS;
+        long skew = slots ? randomSlotOffset() : options.faults().contains(Fault.SKEW) ? randomSkew() : 0;
         Path log = options.runDirectory().resolve("worker-" + slot + "-" + started.size() + ".log");
         List<String> command = new ArrayList<>();
         command.add(ProcessHandle.current().info().command().orElse("java"));
@@ -62,8 +67,12 @@ final class WorkerPool {
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), TortureWorker.class.getName(),
                 "--db", options.database().id(), "--slot", Integer.toString(slot),
                 "--threads", Integer.toString(options.threads()), "--locks", Integer.toString(options.locks()),
-                "--ttl-ms", Long.toString(options.ttl().toMillis()), "--skew-ms", Long.toString(skew),
+                "--ttl-ms", Long.toString(options.ttl().toMillis()), "--skew-ms", Long.toString(slots ? 0 : skew),
                 "--max-seconds", Long.toString(options.duration().getSeconds() + 120)));
+        if (slots) {
+            command.addAll(List.of("--workload", "slots", "--period-ms",
+                    Long.toString(TortureOptions.SLOT_PERIOD.toMillis()), "--slot-offset-ms", Long.toString(skew)));
+        }
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(log.toFile());
         builder.environment().put("DISTLOCK_TORTURE_URL", url);
@@ -145,6 +154,11 @@ final class WorkerPool {
                 worker.kill();
             }
         }
+    }
+
+    private static long randomSlotOffset() {
+        long max = TortureOptions.MAX_SLOT_OFFSET.toMillis();
+        return ThreadLocalRandom.current().nextLong(-max, max + 1);
     }
 
     private static long randomSkew() {
