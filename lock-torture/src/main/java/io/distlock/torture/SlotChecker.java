@@ -107,7 +107,10 @@ final class SlotChecker {
             long jobDuplicates = 0;
             long jobReruns = 0;
             for (Map.Entry<Long, List<Start>> slot : bySlot.entrySet()) {
-                List<Start> runs = slot.getValue().stream().sorted(Comparator.comparing(Start::startedAt)).toList();
+                // In run order: a first run whose holder was paused between its claim and its record may record its
+                // start after the re-run's.
+                List<Start> runs = slot.getValue().stream()
+                        .sorted(Comparator.comparingInt(Start::run).thenComparingLong(Start::token)).toList();
                 if (runs.size() < 2) {
                     continue;
                 }

@@ -104,6 +104,26 @@ class SlotCheckerTests {
     }
 
     @Test
+    void aFirstRunPausedBeforeItRecordedItsStartIsNoViolationOfTheReRun() throws SQLException {
+        // Claimed by token 5 at 0 s, paused before its record, which it wrote at 4.5 s; re-run by token 6 at 3 s.
+        run(AT_LEAST_ONCE, 0, 1, "w0-1", 5, 4500, 4800L, "LOST");
+        run(AT_LEAST_ONCE, 0, 2, "w1-2", 6, 3000, 3100L, "SUCCEEDED");
+
+        SlotChecker.Verdict verdict = check(Set.of(Fault.PAUSE), pausedAt(1), worker(1, 0), worker(2, 0));
+
+        assertThat(verdict.passed()).as(output()).isTrue();
+        assertThat(verdict.rerun()).isOne();
+    }
+
+    @Test
+    void aReRunUnderASmallerTokenFails() throws SQLException {
+        run(AT_LEAST_ONCE, 0, 1, "w0-1", 6, 0, null, "CRASHED");
+        run(AT_LEAST_ONCE, 0, 2, "w1-2", 5, 3000, 3100L, "SUCCEEDED");
+
+        assertThat(check(Set.of(), new FaultLog(), worker(1, 0), worker(2, 0)).rerunViolations()).isOne();
+    }
+
+    @Test
     void anAtLeastOnceSlotStartedThreeTimesFails() throws SQLException {
         run(AT_LEAST_ONCE, 0, 1, "w0-1", 5, 0, null, "CRASHED");
         run(AT_LEAST_ONCE, 0, 2, "w1-2", 6, 2500, null, "CRASHED");
@@ -148,6 +168,12 @@ class SlotCheckerTests {
         output.reset();
         return new SlotChecker(dataSource, options(faults), new PrintStream(output, true, StandardCharsets.UTF_8))
                 .check(log, List.of(workers));
+    }
+
+    private static FaultLog pausedAt(long pid) {
+        FaultLog faults = new FaultLog();
+        faults.add(new FaultLog.Pause("w0-" + pid, pid, T0.plusMillis(100), T0.plusMillis(4400)));
+        return faults;
     }
 
     private static TortureOptions options(Set<Fault> faults) {
