@@ -54,12 +54,13 @@ final class WorkerPool {
     }
 
     /**
-     * Starts a worker in a slot. Its clock offset is the skew fault's (locks workload) or its slot clock's offset,
-     * between -3 s and +3 s (slots workload); a replacement draws its own.
+     * Starts a worker in a slot. Its clock offset is the skew fault's (locks workload) or its slot clock's offset
+     * (slots workload): drawn in the slot's share of -3 s to +3 s, so that some workers run behind and some ahead; a
+     * replacement draws its own in the same share.
      */
     WorkerProcess start(int slot) throws IOException {
         boolean slots = options.workload() == Workload.SLOTS;
-        long skew = slots ? randomSlotOffset() : options.faults().contains(Fault.SKEW) ? randomSkew() : 0;
+        long skew = slots ? randomSlotOffset(slot) : options.faults().contains(Fault.SKEW) ? randomSkew() : 0;
         Path log = options.runDirectory().resolve("worker-" + slot + "-" + started.size() + ".log");
         List<String> command = new ArrayList<>();
         command.add(ProcessHandle.current().info().command().orElse("java"));
@@ -156,9 +157,11 @@ final class WorkerPool {
         }
     }
 
-    private static long randomSlotOffset() {
+    private long randomSlotOffset(int slot) {
         long max = TortureOptions.MAX_SLOT_OFFSET.toMillis();
-        return ThreadLocalRandom.current().nextLong(-max, max + 1);
+        long share = 2 * max / options.processes();
+        long from = -max + slot * share;
+        return ThreadLocalRandom.current().nextLong(from, from + share + 1);
     }
 
     private static long randomSkew() {
