@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Runs N replicas of the sample service against one database and shows, in their merged output, one execution per
-# tick, the skips on the other replicas, a takeover after one replica is killed, and a late write refused by the
-# fenced ledger after a replica is frozen past its lease. Ends with one SUMMARY line per job and DEMO OK.
+# Runs N replicas of the sample service against one database, their schedulers' clocks skewed (replica-1 3 s behind,
+# replica-2 on time, replica-3 3 s ahead, and so on), and shows in their merged output: a four-second job guarded by
+# the lock alone running slots twice, the same job claimed per slot running each slot once, a takeover after one
+# replica is killed, and a late write refused by the fenced ledger after a replica is frozen past its lease. Ends
+# with one SUMMARY line per job and DEMO OK when every job claimed per slot ran each slot at most once.
 #
 #   ./demo.sh [--replicas N] [--seconds S] [--db h2|postgresql|mariadb]
 set -euo pipefail
@@ -15,12 +17,13 @@ while [ $# -gt 0 ]; do
     --replicas) replicas="$2"; shift 2 ;;
     --seconds) seconds="$2"; shift 2 ;;
     --db) db="$2"; shift 2 ;;
-    -h|--help) sed -n '2,6p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,8p' "$0"; exit 0 ;;
     *) echo "unknown option: $1 (see --help)" >&2; exit 2 ;;
   esac
 done
 if [ "$replicas" -lt 2 ]; then echo "--replicas must be at least 2" >&2; exit 2; fi
 if [ "$seconds" -lt 30 ]; then echo "--seconds must be at least 30" >&2; exit 2; fi
+case "$db" in h2|postgresql|mariadb) ;; *) echo "unknown database: $db (h2, postgresql or mariadb)" >&2; exit 2 ;; esac
 
 jar=lock-sample-app/target/lock-sample-app-0.1.0-SNAPSHOT.jar
 if [ ! -f "$jar" ]; then
@@ -60,6 +63,17 @@ free_port() {
 }
 
 java_opts=(-Xmx256m -XX:TieredStopAtLevel=1 -XX:+UseSerialGC)
+# The sample's tables (sample_locks, its slot table and token sequence, sample_fencing_tokens, sample_ledger_entries)
+# are its own, so a server database shared with other users is safe; a run on a server drops them first, so that
+# every run starts from empty tables, as on H2. One demo per database at a time.
+reset_tables() {
+  printf '%s\n' 'DROP TABLE IF EXISTS sample_locks_slots;' 'DROP TABLE IF EXISTS sample_locks;' \
+    'DROP SEQUENCE IF EXISTS sample_locks_token_seq;' 'DROP TABLE IF EXISTS sample_fencing_tokens;' \
+    'DROP TABLE IF EXISTS sample_ledger_entries;' >"$work/reset.sql"
+  java -Xmx64m -cp "$jar" -Dloader.main=org.h2.tools.RunScript org.springframework.boot.loader.launch.PropertiesLauncher \
+    -url "$1" -user "$2" -password "" -script "$work/reset.sql" >"$work/reset.log" 2>&1 \
+    || { echo "DEMO FAILED could not reset the sample's tables at $1 (see $work/reset.log)"; exit 1; }
+}
 case "$db" in
   h2)
     db_port=$(free_port)
@@ -69,32 +83,53 @@ case "$db" in
     for _ in $(seq 1 100); do (exec 3<>"/dev/tcp/127.0.0.1/$db_port") 2>/dev/null && break; sleep 0.1; done
     db_args=(--spring.datasource.url="jdbc:h2:tcp://127.0.0.1:$db_port/demo" --spring.datasource.username=sa) ;;
   postgresql)
+    # The server of the postgresql profile in application.yml.
+    reset_tables jdbc:postgresql://127.0.0.1:5432/test postgres
     db_args=(--spring.profiles.active=postgresql) ;;
   mariadb)
+    # The server of the mariadb profile in application.yml.
+    reset_tables jdbc:mariadb://127.0.0.1:3306/test root
     db_args=(--spring.profiles.active=mariadb) ;;
-  *) echo "unknown database: $db (h2, postgresql or mariadb)" >&2; exit 2 ;;
 esac
 
-echo "Starting $replicas replicas on $db (output below; logs in $work)"
-for i in $(seq 1 "$replicas"); do
-  name="replica-$i"
-  java "${java_opts[@]}" -jar "$jar" --server.port="$(free_port)" --demo.replica="$name" "${db_args[@]}" \
-    >>"$log" 2>&1 &
+# Scheduler clock offsets, by replica: 3 s behind, on time, 3 s ahead, and round again.
+offsets=(-PT3S PT0S PT3S)
+offset_of() { echo "${offsets[$(( ($1 - 1) % 3 ))]}"; }
+start_replica() {
+  local name="replica-$1"
+  java "${java_opts[@]}" -jar "$jar" --server.port="$(free_port)" --demo.replica="$name" \
+    --sample.scheduler-clock-offset="$(offset_of "$1")" "${db_args[@]}" >>"$log" 2>&1 &
   pids+=("$!")
   disown "$!"
   names+=("$name")
-done
+}
+
+# Waits until N replicas have started, for at most two minutes.
+await_started() {
+  local started=0
+  for _ in $(seq 1 240); do
+    started=$(grep -c 'Started SampleApplication' "$log" || true)
+    [ "$started" -ge "$1" ] && return 0
+    for pid in "${pids[@]}"; do kill -0 "$pid" 2>/dev/null || { echo "DEMO FAILED a replica exited during start-up"; exit 1; }; done
+    sleep 0.5
+  done
+  echo "DEMO FAILED replicas did not start within 2 minutes"; exit 1
+}
+
+clocks=""
+for i in $(seq 1 "$replicas"); do clocks+="${clocks:+, }replica-$i $(offset_of "$i")"; done
+echo "Starting $replicas replicas on $db; scheduler clock offsets: $clocks (output below; logs in $work)"
 tail -n +1 -f "$log" &
 tail_pid=$!
-
-started=0
-for _ in $(seq 1 240); do
-  started=$(grep -c 'Started SampleApplication' "$log" || true)
-  [ "$started" -ge "$replicas" ] && break
-  for pid in "${pids[@]}"; do kill -0 "$pid" 2>/dev/null || { echo "DEMO FAILED a replica exited during start-up"; exit 1; }; done
-  sleep 0.5
-done
-[ "$started" -ge "$replicas" ] || { echo "DEMO FAILED replicas did not start within 2 minutes"; exit 1; }
+if [ "$db" = h2 ]; then
+  for i in $(seq 1 "$replicas"); do start_replica "$i"; done
+else
+  # The first replica creates the tables alone: concurrent CREATE TABLE IF NOT EXISTS can collide on a server.
+  start_replica 1
+  await_started 1
+  for i in $(seq 2 "$replicas"); do start_replica "$i"; done
+fi
+await_started "$replicas"
 start=$(date +%s)
 elapsed() { echo $(( $(date +%s) - start )); }
 
@@ -128,33 +163,56 @@ kill -9 "$victim_pid"
 echo "KILLED replica=$victim"
 
 while [ "$(elapsed)" -lt "$seconds" ]; do sleep 0.5; done
+# Freeze every replica, so that the output shown and the summary below cover the same lines; the clean-up at exit
+# stops them.
+for pid in "${pids[@]}"; do kill -STOP "$pid" 2>/dev/null || true; done
+sleep 1
 kill "$tail_pid" 2>/dev/null || true
 tail_pid=""
-sleep 0.2
 
-status=0
-for job in ledger report; do
-  summary=$(awk -v job="$job" '
+# One line per job. Its slots are the fire times of its schedule from the first slot executed to the last slot any
+# replica printed; missed slots are those no replica executed; duplicates are executions beyond the first of their
+# slot.
+summarize() {
+  awk -v job="$1" -v period="$2" '
+    function epoch(ts,   y, m, d, era, yoe, doy, doe) {
+      y = substr(ts, 1, 4) + 0; m = substr(ts, 6, 2) + 0; d = substr(ts, 9, 2) + 0;
+      if (m <= 2) y--;
+      era = int(y / 400); yoe = y - era * 400;
+      doy = int((153 * (m > 2 ? m - 3 : m + 9) + 2) / 5) + d - 1;
+      doe = yoe * 365 + int(yoe / 4) - int(yoe / 100) + doy;
+      return (era * 146097 + doe - 719468) * 86400 + substr(ts, 12, 2) * 3600 + substr(ts, 15, 2) * 60 + substr(ts, 18, 2);
+    }
     $1 == "EXECUTED" || $1 == "SKIPPED" {
-      j = ""; s = ""; r = "";
-      for (i = 2; i <= NF; i++) { split($i, kv, "="); if (kv[1] == "job") j = kv[2]; if (kv[1] == "slot") s = kv[2]; if (kv[1] == "replica") r = kv[2]; }
-      if (j != job) next;
-      slots[s] = 1;
-      if ($1 == "EXECUTED") { runs[s]++; executions++; byReplica[r]++; }
+      j = ""; s = "";
+      for (i = 2; i <= NF; i++) { split($i, kv, "="); if (kv[1] == "job") j = kv[2]; if (kv[1] == "slot") s = kv[2]; }
+      if (j != job || s == "") next;
+      t = epoch(s);
+      if (last == "" || t > last) last = t;
+      if ($1 == "EXECUTED") {
+        if (first == "" || t < first) first = t;
+        executions++;
+        if (!(t in ran)) { ran[t] = 1; distinct++; }
+      }
     }
     END {
-      n = 0; dup = 0; for (s in slots) { n++; if (runs[s] > 1) dup++; }
-      list = ""; for (r in byReplica) list = list (list == "" ? "" : ",") r ":" byReplica[r];
-      printf "SUMMARY job=%s slots=%d executions=%d duplicates=%d replicas=%s\n", job, n, executions + 0, dup, list;
-    }' "$log")
+      slots = first == "" ? 0 : int((last - first) / period) + 1;
+      printf "SUMMARY job=%s slots=%d executions=%d duplicates=%d missed=%d\n", job, slots, executions, executions - distinct, slots - distinct;
+    }' "$log"
+}
+
+status=0
+for job in ledger:5 report:15 lock-only:4 per-slot:4; do
+  summary=$(summarize "${job%%:*}" "${job##*:}")
   echo "$summary"
-  case "$summary" in *" duplicates=0 "*) ;; *) status=1 ;; esac
+  # The lock-only job's duplicates are what clock skew does to a lock without a slot: reported, not failed.
+  case "$summary" in *"job=lock-only "*|*" duplicates=0 "*) ;; *) status=1 ;; esac
 done
 fenced=$(grep -c '^FENCED ' "$log" || true)
 echo "Fenced writes refused: $fenced"
 if [ "$status" -eq 0 ]; then
   echo "DEMO OK"
 else
-  echo "DEMO FAILED a slot was executed more than once"
+  echo "DEMO FAILED a slot of a job claimed per slot was executed more than once"
 fi
 exit "$status"

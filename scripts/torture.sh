@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # Multi-process torture test of distlock with fault injection, on one database.
 #
-#   scripts/torture.sh --db h2|postgresql|mariadb [--processes P] [--seconds S]
+#   scripts/torture.sh --db h2|postgresql|mariadb [--workload locks|slots] [--processes P] [--seconds S]
 #                      [--faults kill,pause,disconnect,skew|none] [--threads N] [--locks N] [--ttl-ms MS] [--rebuild]
 #
-# Defaults: 4 worker JVMs, 60 seconds, all four faults, 3 threads per worker, 3 locks, a 2000 ms TTL; allow 30 s or
-# more for kill, pause and disconnect to be injected at least once each. One run per database at a time: a run drops
-# and recreates the torture_* tables. Builds lock-core, lock-test-support and lock-torture with ./mvnw when the
+# Defaults: the locks workload, 4 worker JVMs, 60 seconds, all four faults, 3 threads per worker, 3 locks, a 2000 ms
+# TTL; allow 30 s or more for kill, pause and disconnect to be injected at least once each. --workload slots runs
+# LockManager.runOncePerSlot instead: every worker runs 3 jobs (--locks N) every 2 s of a slot clock of its own,
+# offset by up to ±3 s, under kill and pause by default (skew does not apply), and the checker ends with the SLOTS
+# line. One run per database and workload at a time: a run drops and recreates its workload's tables (torture_* for
+# locks, torture_slot_* for slots). Builds lock-core, lock-test-support and lock-torture with ./mvnw when the
 # torture jar is missing or older than their sources. Connects to 127.0.0.1 only: the H2 case serves an in-memory database from the controller's JVM over an H2 TCP server; the
 # PostgreSQL and MariaDB cases use the local servers of the tests (DISTLOCK_TEST_*_URL/USER/PASSWORD override them).
 # Worker logs go to lock-torture/target/torture/<db>-<time>/. Exits with the checker's status: 0 every criterion
@@ -20,7 +23,8 @@ die() { echo "torture.sh: $*" >&2; usage >&2; exit 2; }
 db=""
 processes=4
 seconds=60
-faults="kill,pause,disconnect,skew"
+workload=locks
+faults=""
 rebuild=false
 extra=()
 while [ $# -gt 0 ]; do
@@ -28,6 +32,7 @@ while [ $# -gt 0 ]; do
     --db) [ $# -ge 2 ] || die "--db needs a value"; db="$2"; shift 2 ;;
     --processes) [ $# -ge 2 ] || die "--processes needs a value"; processes="$2"; shift 2 ;;
     --seconds) [ $# -ge 2 ] || die "--seconds needs a value"; seconds="$2"; shift 2 ;;
+    --workload) [ $# -ge 2 ] || die "--workload needs a value"; workload="$2"; shift 2 ;;
     --faults) [ $# -ge 2 ] || die "--faults needs a value"; faults="$2"; shift 2 ;;
     --threads|--locks|--ttl-ms) [ $# -ge 2 ] || die "$1 needs a value"; extra+=("$1" "$2"); shift 2 ;;
     --rebuild) rebuild=true; shift ;;
@@ -37,6 +42,8 @@ while [ $# -gt 0 ]; do
 done
 case "$db" in h2|postgresql|mariadb) ;; *) die "--db must be h2, postgresql or mariadb" ;; esac
 case "$seconds" in ''|*[!0-9]*) die "--seconds needs a whole number" ;; esac
+case "$workload" in locks) faults=${faults:-kill,pause,disconnect,skew} ;; slots) faults=${faults:-kill,pause} ;;
+  *) die "--workload must be locks or slots" ;; esac
 
 jar=lock-torture/target/lock-torture-0.1.0-SNAPSHOT.jar
 classpath_file=lock-torture/target/torture.classpath
@@ -67,7 +74,7 @@ if needs_build; then
   touch "$stamp"
 fi
 
-run_dir="lock-torture/target/torture/${db}-$(date -u +%Y%m%dT%H%M%SZ)"
+run_dir="lock-torture/target/torture/${db}-${workload}-$(date -u +%Y%m%dT%H%M%SZ)"
 mkdir -p "$run_dir"
 controller=""
 
@@ -91,11 +98,12 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-echo "torture.sh: $(date -u +%Y-%m-%dT%H:%M:%SZ) --db $db --processes $processes --seconds $seconds --faults $faults ${extra[*]-}"
+echo "torture.sh: $(date -u +%Y-%m-%dT%H:%M:%SZ) --db $db --workload $workload --processes $processes --seconds $seconds --faults $faults ${extra[*]-}"
 # The controller bounds its own phases; the timeout is the backstop if a database stops answering altogether.
 timeout --kill-after=20 "$((seconds + 300))" \
   java -Xmx256m -XX:TieredStopAtLevel=1 -cp "$jar:$(cat "$classpath_file")" io.distlock.torture.TortureController \
-  --db "$db" --processes "$processes" --seconds "$seconds" --faults "$faults" --run-dir "$run_dir" \
+  --db "$db" --workload "$workload" --processes "$processes" --seconds "$seconds" --faults "$faults" \
+  --run-dir "$run_dir" \
   ${extra[@]+"${extra[@]}"} &
 controller=$!
 status=0

@@ -1,16 +1,26 @@
 package io.distlock.sample;
 
+import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.Locale;
+
+import io.distlock.core.LockObserver;
+import io.distlock.core.SlotOutcome;
 
 import org.springframework.stereotype.Component;
 
 /**
- * Prints one line per job outcome on standard output, in a form the demo script reads:
- * {@code EXECUTED}, {@code SKIPPED} and {@code FENCED}.
+ * Prints one line per job outcome on standard output, in a form the demo script reads: {@code EXECUTED},
+ * {@code SKIPPED} and {@code FENCED}. As a {@link LockObserver} of the lock manager it also prints the slots of
+ * {@code @OncePerSlot} jobs that were not run here, with the reason.
  */
 @Component
-public class JobConsole {
+public class JobConsole implements LockObserver {
+
+    /** How early a scheduler's timer may fire before its fire time, as {@code @OncePerSlot} allows for. */
+    private static final Duration EARLY = Duration.ofMillis(100);
 
     private final String replica;
 
@@ -30,13 +40,15 @@ public class JobConsole {
     }
 
     /**
-     * Another replica held the job's lock.
+     * The slot was not run here.
      *
      * @param job the job's name
      * @param slot the scheduled fire time
+     * @param reason {@code locked} (another replica held the job's lock) or {@code already-claimed} (the slot ran
+     *     elsewhere)
      */
-    public void skipped(String job, Instant slot) {
-        print("SKIPPED job=" + job + " slot=" + format(slot) + " replica=" + replica);
+    public void skipped(String job, Instant slot, String reason) {
+        print("SKIPPED job=" + job + " slot=" + format(slot) + " replica=" + replica + " reason=" + reason);
     }
 
     /**
@@ -50,15 +62,22 @@ public class JobConsole {
         print("FENCED job=" + job + " replica=" + replica + " token=" + token + " current=" + current);
     }
 
+    @Override
+    public void slotSkipped(String name, Instant slot, SlotOutcome.Status why) {
+        skipped(name, slot, why.name().toLowerCase(Locale.ROOT).replace('_', '-'));
+    }
+
     /**
-     * The scheduled fire time of a job that fires every {@code periodSeconds}, from the current time.
+     * The fire time of a job that fires every {@code period} on the epoch's multiples of it, for a run that starts
+     * now on its scheduler's clock.
      *
-     * @param periodSeconds the job's period
-     * @return the fire time this run belongs to, truncated to the second
+     * @param clock the scheduler's clock
+     * @param period the job's period
+     * @return the latest fire time at or just before now
      */
-    public static Instant slot(int periodSeconds) {
-        long now = Instant.now().getEpochSecond();
-        return Instant.ofEpochSecond(now - Math.floorMod(now, periodSeconds));
+    public static Instant slot(Clock clock, Duration period) {
+        long periodMillis = period.toMillis();
+        return Instant.ofEpochMilli(Math.floorDiv(clock.millis() + EARLY.toMillis(), periodMillis) * periodMillis);
     }
 
     private static String format(Instant slot) {

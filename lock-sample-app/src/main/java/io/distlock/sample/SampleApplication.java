@@ -7,7 +7,7 @@ import org.springframework.scheduling.annotation.EnableScheduling;
 
 /**
  * The sample service: start several replicas against one database and watch each scheduled job run on exactly one
- * of them per tick.
+ * of them per slot.
  */
 @SpringBootApplication
 @EnableScheduling

@@ -1,5 +1,6 @@
 /**
- * A service running on several replicas whose scheduled jobs must each run once per tick.
+ * A service running on several replicas whose scheduled jobs must each run once per slot, whatever the replicas'
+ * clocks say.
  */
 @NullMarked
 package io.distlock.sample;

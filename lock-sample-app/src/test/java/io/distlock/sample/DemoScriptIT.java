@@ -1,6 +1,5 @@
 package io.distlock.sample;
 
-import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -10,6 +9,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -19,18 +19,30 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Runs {@code ./demo.sh --replicas 3 --seconds 40} and checks what it shows: at most one execution per slot, a
- * takeover within one TTL plus one period after the kill, at least two replicas executing, a fenced write after the
- * pause, and {@code DEMO OK}. Takes about a minute and a half, so it runs only with {@code -Pdemo-test}, after the
- * application jar is built.
+ * Runs {@code ./demo.sh --replicas 3 --seconds 40} and checks what it shows: the jobs claimed per slot (ledger,
+ * report, per-slot) run each slot at most once although the replicas' scheduler clocks are 3 s apart, while the same
+ * job guarded by the lock alone runs slots more than once; one SUMMARY line per job whose figures agree with the
+ * lines printed; a takeover within one TTL plus one period after the kill, at least two replicas executing, a fenced
+ * write after the pause, and {@code DEMO OK}. Takes about a minute and a half, so it runs only with
+ * {@code -Pdemo-test}, after the application jar is built.
  */
 class DemoScriptIT {
 
     private static final Pattern EXECUTED = Pattern.compile(
             "^EXECUTED job=(\\S+) slot=(\\S+) replica=(\\S+) token=(\\d+)$");
 
+    private static final Pattern SKIPPED = Pattern.compile(
+            "^SKIPPED job=(\\S+) slot=(\\S+) replica=(\\S+) reason=(locked|already-claimed)$");
+
+    private static final Pattern SUMMARY = Pattern.compile(
+            "^SUMMARY job=(\\S+) slots=(\\d+) executions=(\\d+) duplicates=(\\d+) missed=(\\d+)$");
+
+    /** The demo's jobs and their periods in seconds. */
+    private static final Map<String, Integer> PERIODS = Map.of("ledger", 5, "report", 15, "lock-only", 4,
+            "per-slot", 4);
+
     @Test
-    void demoShowsOneExecutionPerTickATakeoverAndAFencedWrite() throws Exception {
+    void demoShowsOneExecutionPerSlotDespiteSkewATakeoverAndAFencedWrite() throws Exception {
         Path root = Path.of("..").toAbsolutePath().normalize();
         Path log = Files.createTempFile("demo", ".log");
         Process demo = new ProcessBuilder("bash", "demo.sh", "--replicas", "3", "--seconds", "40")
@@ -39,10 +51,13 @@ class DemoScriptIT {
         List<String> lines = Files.readAllLines(log);
         String all = String.join(System.lineSeparator(), lines);
         assertThat(demo.exitValue()).as(all).isZero();
-        assertThat(lines).contains("DEMO OK");
+        assertThat(lines).as(all).contains("DEMO OK");
+        assertThat(all).contains("scheduler clock offsets: replica-1 -PT3S, replica-2 PT0S, replica-3 PT3S");
 
-        Map<String, Integer> ledgerRuns = new HashMap<>();
-        Set<String> replicas = new HashSet<>();
+        Map<String, Map<Instant, Integer>> runs = new HashMap<>();
+        Map<String, Instant> lastSeen = new HashMap<>();
+        Set<String> ledgerReplicas = new HashSet<>();
+        Map<String, String[]> summaries = new HashMap<>();
         List<Instant> afterKill = new ArrayList<>();
         Instant killedAt = null;
         Instant lastBeforeKill = null;
@@ -51,11 +66,27 @@ class DemoScriptIT {
                 killedAt = lastBeforeKill;
                 continue;
             }
+            Matcher summary = SUMMARY.matcher(line);
+            if (summary.matches()) {
+                summaries.put(summary.group(1), new String[] {summary.group(2), summary.group(3), summary.group(4),
+                        summary.group(5)});
+                continue;
+            }
+            Matcher skipped = SKIPPED.matcher(line);
+            if (skipped.matches()) {
+                lastSeen.merge(skipped.group(1), Instant.parse(skipped.group(2)), DemoScriptIT::later);
+                continue;
+            }
             Matcher m = EXECUTED.matcher(line);
-            if (m.matches() && m.group(1).equals("ledger")) {
-                ledgerRuns.merge(m.group(2), 1, Integer::sum);
-                replicas.add(m.group(3));
-                Instant slot = Instant.parse(m.group(2));
+            if (!m.matches()) {
+                continue;
+            }
+            String job = m.group(1);
+            Instant slot = Instant.parse(m.group(2));
+            runs.computeIfAbsent(job, key -> new TreeMap<>()).merge(slot, 1, Integer::sum);
+            lastSeen.merge(job, slot, DemoScriptIT::later);
+            if (job.equals("ledger")) {
+                ledgerReplicas.add(m.group(3));
                 if (killedAt == null) {
                     lastBeforeKill = slot;
                 }
@@ -64,14 +95,37 @@ class DemoScriptIT {
                 }
             }
         }
-        assertThat(ledgerRuns).as("executions per slot").isNotEmpty().allSatisfy((slot, runs) -> assertThat(runs)
-                .as(slot).isEqualTo(1));
-        assertThat(replicas).as("replicas that executed").hasSizeGreaterThanOrEqualTo(2);
+
+        assertThat(summaries).as(all).containsOnlyKeys(PERIODS.keySet());
+        PERIODS.forEach((job, period) -> {
+            Map<Instant, Integer> executed = runs.getOrDefault(job, Map.of());
+            assertThat(executed).as("executions of %s", job).isNotEmpty();
+            Instant first = executed.keySet().iterator().next();
+            long slots = (lastSeen.get(job).getEpochSecond() - first.getEpochSecond()) / period + 1;
+            int executions = executed.values().stream().mapToInt(Integer::intValue).sum();
+            assertThat(summaries.get(job)).as("SUMMARY of %s: slots, executions, duplicates, missed", job)
+                    .containsExactly(Long.toString(slots), Integer.toString(executions),
+                            Integer.toString(executions - executed.size()), Long.toString(slots - executed.size()));
+        });
+        for (String job : List.of("ledger", "report", "per-slot")) {
+            assertThat(runs.get(job)).as("executions per slot of %s, claimed per slot", job)
+                    .allSatisfy((slot, count) -> assertThat(count).as(slot.toString()).isEqualTo(1));
+            assertThat(summaries.get(job)[2]).as("duplicates of %s", job).isEqualTo("0");
+        }
+        // The lock alone does not stop a replica whose clock is behind from running a finished slot again.
+        assertThat(runs.get("lock-only").values()).as("lock-only job: some slot ran more than once")
+                .anySatisfy(count -> assertThat(count).isGreaterThan(1));
+
+        assertThat(ledgerReplicas).as("replicas that executed the ledger").hasSizeGreaterThanOrEqualTo(2);
         assertThat(killedAt).as("a KILLED line after an execution").isNotNull();
         assertThat(afterKill).as("executions after the kill").isNotEmpty();
         assertThat(afterKill.get(0)).as("resumed within one TTL (3 s) plus one period (5 s)")
                 .isBeforeOrEqualTo(killedAt.plusSeconds(3 + 5 + 5));
         assertThat(all).containsPattern("(?m)^FENCED job=ledger replica=\\S+ token=\\d+ current=\\d+$");
-        new File(log.toString()).delete();
+        Files.delete(log);
+    }
+
+    private static Instant later(Instant a, Instant b) {
+        return a.isAfter(b) ? a : b;
     }
 }

@@ -17,17 +17,18 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.jdbc.core.simple.JdbcClient;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The sample service boots on embedded H2: its guarded jobs run and print their lines, the fenced ledger fills, and
- * the HTTP lock API and the Actuator endpoints answer.
+ * The sample service boots on embedded H2: its jobs run once per slot and print their lines, the fenced ledger fills
+ * in the sample's own tables, and the HTTP lock API and the Actuator endpoints answer.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         properties = { "spring.datasource.url=jdbc:h2:mem:sample-tests;DB_CLOSE_DELAY=-1", "demo.replica=test-replica",
-                "demo.ledger-work=100ms", "demo.report-work=100ms" })
+                "demo.ledger-work=100ms", "demo.report-work=100ms", "demo.tick-work=50ms" })
 @ExtendWith(OutputCaptureExtension.class)
 class SampleApplicationTests {
 
@@ -41,6 +42,9 @@ class SampleApplicationTests {
 
     @Autowired
     private LedgerRepository ledger;
+
+    @Autowired
+    private JdbcClient jdbc;
 
     private HttpResponse<String> call(String method, String path, String body) throws Exception {
         return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
@@ -57,6 +61,12 @@ class SampleApplicationTests {
         assertThat(output.getOut()).containsPattern(
                 "EXECUTED job=ledger slot=\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d[05]Z replica=test-replica token=\\d+");
         assertThat(ledger.newestToken()).isPositive();
+        await().atMost(Duration.ofSeconds(20)).until(() -> output.getOut().contains("EXECUTED job=per-slot")
+                && output.getOut().contains("EXECUTED job=lock-only"));
+        assertThat(output.getOut()).containsPattern(
+                "EXECUTED job=per-slot slot=\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ replica=test-replica token=\\d+");
+        assertThat(jdbc.sql("SELECT COUNT(*) FROM sample_locks_slots WHERE job = 'ledger'").query(Long.class)
+                .single()).isPositive();
     }
 
     @Test

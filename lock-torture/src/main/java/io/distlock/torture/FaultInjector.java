@@ -185,8 +185,8 @@ final class FaultInjector {
         List<Long> ids = new ArrayList<>();
         try (Connection connection = admin.getConnection();
                 PreparedStatement statement = connection.prepareStatement("SELECT s.session_id FROM "
-                        + TortureSchema.SESSIONS + " s JOIN information_schema.PROCESSLIST p ON p.ID = s.session_id "
-                        + "WHERE s.worker_pid = ?")) {
+                        + options.workload().sessionsTable() + " s JOIN information_schema.PROCESSLIST p "
+                        + "ON p.ID = s.session_id WHERE s.worker_pid = ?")) {
             statement.setLong(1, pid);
             try (ResultSet rs = statement.executeQuery()) {
                 while (rs.next()) {
@@ -237,7 +237,7 @@ final class FaultInjector {
         List<LockRow> rows = new ArrayList<>();
         try (Connection connection = admin.getConnection();
                 PreparedStatement statement = connection.prepareStatement(
-                        "SELECT resource, owner, token, acquired_at FROM " + TortureSchema.LOCKS + where);
+                        "SELECT resource, owner, token, acquired_at FROM " + options.workload().lockTable() + where);
                 ResultSet rs = statement.executeQuery()) {
             while (rs.next()) {
                 rows.add(new LockRow(rs.getString(1), rs.getString(2), rs.getLong(3), dialect.readInstant(rs, 4)));

@@ -13,9 +13,9 @@ import io.distlock.testsupport.TestDatabase;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Runs one torture test: resets the torture tables, starts the worker JVMs, injects faults for the requested time,
- * stops the workers and hands over to the {@link TortureChecker}. Exits 0 when every criterion held, 1 when one
- * failed, 2 when the run could not be carried out.
+ * Runs one torture test: resets the workload's tables, starts the worker JVMs, injects faults for the requested time,
+ * stops the workers and hands over to the {@link TortureChecker} (locks workload) or the {@link SlotChecker} (slots
+ * workload). Exits 0 when every criterion held, 1 when one failed, 2 when the run could not be carried out.
  */
 public final class TortureController {
 
@@ -32,8 +32,9 @@ public final class TortureController {
     /**
      * Runs the test and exits with its status.
      *
-     * @param args {@code --db h2|postgresql|mariadb [--processes 4] [--seconds 60]
-     *     [--faults kill,pause,disconnect,skew] [--threads 3] [--locks 3] [--ttl-ms 2000] [--run-dir dir]}
+     * @param args {@code --db h2|postgresql|mariadb [--workload locks|slots] [--processes 4] [--seconds 60]
+     *     [--faults kill,pause,disconnect,skew] [--threads 3] [--locks 3] [--ttl-ms 2000] [--run-dir dir]}; the
+     *     slots workload's faults are {@code kill,pause} by default, and {@code --locks} is its number of jobs
      */
     public static void main(String[] args) {
         System.exit(run(args));
@@ -57,12 +58,24 @@ public final class TortureController {
                 h2 = H2TcpServer.start();
             }
             admin = adminPool(options.database());
-            System.out.printf("torture db=%s processes=%d threads=%d locks=%d ttl=%dms seconds=%d faults=%s%n"
-                    + "  logs in %s%n",
-                    options.database().id(), options.processes(), options.threads(), options.locks(),
-                    options.ttl().toMillis(), options.duration().getSeconds(), options.faultList(),
-                    options.runDirectory().toAbsolutePath());
-            TortureSchema.reset(admin, options.database(), options.locks());
+            boolean slots = options.workload() == Workload.SLOTS;
+            if (slots) {
+                System.out.printf("torture db=%s workload=slots processes=%d jobs=%d period=%dms "
+                        + "slot_clock_offsets=±%ds ttl=%dms seconds=%d faults=%s%n  logs in %s%n",
+                        options.database().id(), options.processes(), options.locks(),
+                        TortureOptions.SLOT_PERIOD.toMillis(), TortureOptions.MAX_SLOT_OFFSET.toSeconds(),
+                        options.ttl().toMillis(), options.duration().getSeconds(), options.faultList(),
+                        options.runDirectory().toAbsolutePath());
+                TortureSchema.resetSlots(admin, options.database());
+            }
+            else {
+                System.out.printf("torture db=%s processes=%d threads=%d locks=%d ttl=%dms seconds=%d faults=%s%n"
+                        + "  logs in %s%n",
+                        options.database().id(), options.processes(), options.threads(), options.locks(),
+                        options.ttl().toMillis(), options.duration().getSeconds(), options.faultList(),
+                        options.runDirectory().toAbsolutePath());
+                TortureSchema.reset(admin, options.database(), options.locks());
+            }
             workers = new WorkerPool(options, workerUrl(options.database(), h2));
             WorkerPool started = workers;
             Runtime.getRuntime().addShutdownHook(new Thread(started::destroyAll, "torture-cleanup"));
@@ -77,8 +90,9 @@ public final class TortureController {
             Set<Long> killed = faults.kills().stream().map(FaultLog.Kill::pid).collect(Collectors.toSet());
             List<WorkerOutcome> outcomes = workers.started().stream().map(w -> new WorkerOutcome(w.name(), w.pid(),
                     w.skewMillis(), w.exitCode(), killed.contains(w.pid()), w.logLines())).toList();
-            TortureChecker.Verdict verdict = new TortureChecker(admin, options, System.out).check(faults, outcomes);
-            return verdict.passed() ? 0 : 1;
+            boolean passed = slots ? new SlotChecker(admin, options, System.out).check(faults, outcomes).passed()
+                    : new TortureChecker(admin, options, System.out).check(faults, outcomes).passed();
+            return passed ? 0 : 1;
         }
         catch (Exception ex) {
             System.err.println("torture: the run could not be carried out: " + ex);

@@ -30,6 +30,14 @@ import org.springframework.jdbc.datasource.init.ScriptUtils;
  * <li>{@value #LEDGER}: every fenced write, accepted (with the head version it produced) or refused;</li>
  * <li>{@value #SESSIONS}: MariaDB session ids per worker process, for the disconnect fault.</li>
  * </ul>
+ * The slots workload has tables of its own, dropped and created afresh by its runs:
+ * <ul>
+ * <li>{@value #SLOT_LOCKS}: the lock table with its slot history, {@value #SLOT_LOCKS}{@code _slots}, from
+ * lock-core's schema script;</li>
+ * <li>{@value #SLOT_RUNS}: one row per run a worker started, committed before the run's work: the job, its policy,
+ * the slot, the worker, the lease's token, the start (database clock), and the end if the run got there;</li>
+ * <li>{@value #SLOT_SESSIONS}: MariaDB session ids per worker process, for the disconnect fault.</li>
+ * </ul>
  */
 final class TortureSchema {
 
@@ -46,6 +54,12 @@ final class TortureSchema {
     static final String LEDGER = "torture_ledger";
 
     static final String SESSIONS = "torture_sessions";
+
+    static final String SLOT_LOCKS = "torture_slot_locks";
+
+    static final String SLOT_RUNS = "torture_slot_runs";
+
+    static final String SLOT_SESSIONS = "torture_slot_sessions";
 
     private TortureSchema() {
     }
@@ -87,6 +101,35 @@ final class TortureSchema {
                 insert(connection, "INSERT INTO " + COUNTER + " (lock_name, counter_value) VALUES (?, 0)", lockName(i));
                 insert(connection, "INSERT INTO " + LEDGER_HEAD + " (lock_name, token, version) VALUES (?, 0, 0)",
                         lockName(i));
+            }
+        }
+    }
+
+    static String jobName(int index) {
+        return "torture-slot-" + index;
+    }
+
+    static void resetSlots(DataSource dataSource, TestDatabase database) throws SQLException {
+        String timestamp = timestampType(database);
+        String options = tableOptions(database);
+        String identity = identityColumn(database);
+        LockTableName locks = new LockTableName(SLOT_LOCKS);
+        try (Connection connection = dataSource.getConnection()) {
+            try (Statement statement = connection.createStatement()) {
+                for (String table : List.of(SLOT_LOCKS + "_slots", SLOT_LOCKS, SLOT_RUNS, SLOT_SESSIONS)) {
+                    statement.execute("DROP TABLE IF EXISTS " + table);
+                }
+                statement.execute("DROP SEQUENCE IF EXISTS " + locks.sequence());
+            }
+            runScript(connection, LockSchema.script(database.dialect(), locks));
+            try (Statement statement = connection.createStatement()) {
+                statement.execute("CREATE TABLE " + SLOT_RUNS + " (id " + identity + ", job VARCHAR(255) NOT NULL, "
+                        + "policy VARCHAR(16) NOT NULL, slot_at BIGINT NOT NULL, run_no INT NOT NULL, "
+                        + "worker VARCHAR(64) NOT NULL, worker_pid BIGINT NOT NULL, token BIGINT NOT NULL, "
+                        + "started_at " + timestamp + " NOT NULL, finished_at " + timestamp + ", "
+                        + "lease_lost INT)" + options);
+                statement.execute("CREATE TABLE " + SLOT_SESSIONS + " (worker_pid BIGINT NOT NULL, "
+                        + "session_id BIGINT NOT NULL)" + options);
             }
         }
     }

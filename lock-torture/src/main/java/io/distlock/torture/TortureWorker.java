@@ -41,7 +41,8 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.dao.DataAccessException;
 
 /**
- * One worker JVM. Its threads take the torture locks through {@link LockManager} with the watchdog and, while
+ * One worker JVM of the locks workload or, with {@code --workload slots}, of the slots workload ({@link SlotWork}).
+ * In the locks workload its threads take the torture locks through {@link LockManager} with the watchdog and, while
  * holding one, run a critical section on two protected resources:
  * <ol>
  * <li>the <b>unfenced counter</b>: read it, wait (mostly briefly, sometimes longer than the TTL so that only the
@@ -74,7 +75,9 @@ public final class TortureWorker {
 
     private final LockManager locks;
 
-    private final FencingGuard fence;
+    private final @Nullable FencingGuard fence;
+
+    private final Workload workload;
 
     private final Duration ttl;
 
@@ -94,11 +97,13 @@ public final class TortureWorker {
 
     private final AtomicLong unexpected = new AtomicLong();
 
-    private TortureWorker(TestDatabase database, String name, int poolSize, Duration ttl, Duration skew) {
+    private TortureWorker(TestDatabase database, Workload workload, String name, int poolSize, Duration ttl,
+            Duration skew) {
         this.dialect = database.dialect();
         this.ttl = ttl;
-        this.dataSource = pool(database, name, pid, poolSize);
-        JdbcLockRepository repository = JdbcLockRepository.builder(dataSource).tableName(TortureSchema.LOCKS)
+        this.workload = workload;
+        this.dataSource = pool(database, workload, name, pid, poolSize);
+        JdbcLockRepository repository = JdbcLockRepository.builder(dataSource).tableName(workload.lockTable())
                 .dialect(dialect).timeSource(TimeSource.DATABASE).clock(Clock.offset(Clock.systemUTC(), skew)).build();
         LockManager.Builder builder = LockManager.builder(repository).ownerGenerator(new RandomOwnerGenerator(name))
                 .lostListener((lease, reason) -> {
@@ -106,14 +111,16 @@ public final class TortureWorker {
                     event("LOST", lease.resource() + " token=" + lease.token() + ": " + reason);
                 });
         this.locks = buildDespiteOutages(builder);
-        this.fence = FencingGuard.builder(dataSource).tableName(TortureSchema.FENCE).dialect(dialect).build();
+        this.fence = workload == Workload.LOCKS
+                ? FencingGuard.builder(dataSource).tableName(TortureSchema.FENCE).dialect(dialect).build() : null;
     }
 
     /**
      * Runs a worker.
      *
      * @param args {@code --db h2|postgresql|mariadb --slot n --threads n --locks n --ttl-ms n --skew-ms n
-     *     --max-seconds n}; the JDBC URL, user and password come from {@code DISTLOCK_TORTURE_URL},
+     *     --max-seconds n}, and for the slots workload {@code --workload slots --locks jobs --period-ms n
+     *     --slot-offset-ms n}; the JDBC URL, user and password come from {@code DISTLOCK_TORTURE_URL},
      *     {@code DISTLOCK_TORTURE_USER} and {@code DISTLOCK_TORTURE_PASSWORD}
      */
     public static void main(String[] args) {
@@ -129,9 +136,14 @@ public final class TortureWorker {
         Duration ttl = Duration.ofMillis(options.getLong("ttl-ms", 2000));
         Duration skew = Duration.ofMillis(options.getLong("skew-ms", 0));
         Duration maxRun = Duration.ofSeconds(options.getLong("max-seconds", 600));
+        Workload workload = Workload.parse(options.get("workload", "locks"));
+        Duration period = Duration.ofMillis(options.getLong("period-ms", TortureOptions.SLOT_PERIOD.toMillis()));
+        Duration slotOffset = Duration.ofMillis(options.getLong("slot-offset-ms", 0));
         String name = "w" + slot + "-" + ProcessHandle.current().pid();
-        TortureWorker worker = new TortureWorker(database, name, threads + 3, ttl, skew);
-        System.exit(worker.run(name, threads, lockCount, skew, maxRun));
+        int poolSize = (workload == Workload.SLOTS ? lockCount : threads) + 3;
+        TortureWorker worker = new TortureWorker(database, workload, name, poolSize, ttl, skew);
+        System.exit(workload == Workload.SLOTS ? worker.runSlots(name, lockCount, period, slotOffset, maxRun)
+                : worker.run(name, threads, lockCount, skew, maxRun));
     }
 
     /**
@@ -162,13 +174,7 @@ public final class TortureWorker {
         warmUp(name);
         event("READY", name + " skew_ms=" + skew.toMillis() + " application_clock=" + Clock.offset(Clock.systemUTC(),
                 skew).instant() + " database_clock=" + databaseNow());
-        try {
-            if (!go.await(maxRun.toMillis(), TimeUnit.MILLISECONDS)) {
-                event("ORPHANED", "no go from the controller");
-                return 4;
-            }
-        }
-        catch (InterruptedException ex) {
+        if (!awaitGo(go, maxRun)) {
             return 4;
         }
         List<Thread> threads = new ArrayList<>();
@@ -178,6 +184,77 @@ public final class TortureWorker {
             threads.add(thread);
             thread.start();
         }
+        awaitStop(stop, threads, maxRun);
+        event("DONE", "sections=" + sections + " accepted=" + accepted + " refused=" + refused + " db_errors="
+                + databaseErrors + " lost_leases=" + lostLeases + " unexpected=" + unexpected);
+        return unexpected.get() == 0 ? 0 : 3;
+    }
+
+    /** The slots workload: one thread per job, firing by a slot clock offset from the system clock. */
+    private int runSlots(String name, int jobs, Duration period, Duration slotOffset, Duration maxRun) {
+        CountDownLatch go = new CountDownLatch(1);
+        CountDownLatch stop = new CountDownLatch(1);
+        watchStandardInput(go, stop);
+        warmUp(name);
+        Clock slotClock = Clock.offset(Clock.systemUTC(), slotOffset);
+        event("READY", name + " slot_offset_ms=" + slotOffset.toMillis() + " slot_clock=" + slotClock.instant()
+                + " database_clock=" + databaseNow());
+        if (!awaitGo(go, maxRun)) {
+            return 4;
+        }
+        SlotWork work = new SlotWork(locks, dataSource, dialect, ttl, period, slotClock, name, pid, () -> stopping);
+        List<Thread> threads = new ArrayList<>();
+        for (int i = 0; i < jobs && stop.getCount() > 0; i++) {
+            int job = i;
+            Thread thread = new Thread(() -> fireSlots(work, job), name + "-job" + i);
+            threads.add(thread);
+            thread.start();
+        }
+        awaitStop(stop, threads, maxRun);
+        event("DONE", work.counts() + " db_errors=" + databaseErrors + " lost_leases=" + lostLeases + " unexpected="
+                + unexpected);
+        return unexpected.get() == 0 ? 0 : 3;
+    }
+
+    /** One job's thread: fires for its slots until told to stop, through database errors. */
+    private void fireSlots(SlotWork work, int job) {
+        while (!stopping) {
+            try {
+                work.fire(job);
+                if (Thread.currentThread().isInterrupted()) {
+                    return;
+                }
+            }
+            catch (DataAccessException | SQLException ex) {
+                databaseErrors.incrementAndGet();
+                event("DBERROR", TortureSchema.jobName(job) + ": " + ex.getClass().getSimpleName() + ": "
+                        + firstLine(ex));
+                sleepQuietly(50);
+            }
+            catch (RuntimeException | Error ex) {
+                unexpected.incrementAndGet();
+                System.out.println(line("UNEXPECTED", TortureSchema.jobName(job) + ": " + ex));
+                ex.printStackTrace(System.out);
+                sleepQuietly(50);
+            }
+        }
+    }
+
+    private static boolean awaitGo(CountDownLatch go, Duration maxRun) {
+        try {
+            if (!go.await(maxRun.toMillis(), TimeUnit.MILLISECONDS)) {
+                event("ORPHANED", "no go from the controller");
+                return false;
+            }
+            return true;
+        }
+        catch (InterruptedException ex) {
+            return false;
+        }
+    }
+
+    /** Waits for "stop", lets the threads finish within the grace period, and closes the manager and the pool. */
+    private void awaitStop(CountDownLatch stop, List<Thread> threads, Duration maxRun) {
         try {
             stop.await(maxRun.toMillis(), TimeUnit.MILLISECONDS);
         }
@@ -200,9 +277,6 @@ public final class TortureWorker {
         }
         locks.close();
         dataSource.close();
-        event("DONE", "sections=" + sections + " accepted=" + accepted + " refused=" + refused + " db_errors="
-                + databaseErrors + " lost_leases=" + lostLeases + " unexpected=" + unexpected);
-        return unexpected.get() == 0 ? 0 : 3;
     }
 
     /**
@@ -297,8 +371,9 @@ public final class TortureWorker {
         });
         sections.incrementAndGet();
         // The fenced ledger: the check and the write commit together.
+        FencingGuard ledgerFence = java.util.Objects.requireNonNull(fence, "fence");
         FencingResult result = inTransaction(connection -> {
-            FencingResult decision = fence.admit(connection, lock, token);
+            FencingResult decision = ledgerFence.admit(connection, lock, token);
             Long version = null;
             if (decision.accepted()) {
                 update(connection, "UPDATE " + TortureSchema.LEDGER_HEAD
@@ -401,7 +476,7 @@ public final class TortureWorker {
         watcher.start();
     }
 
-    private static HikariDataSource pool(TestDatabase database, String name, long pid, int size) {
+    private static HikariDataSource pool(TestDatabase database, Workload workload, String name, long pid, int size) {
         HikariConfig config = new HikariConfig();
         config.setJdbcUrl(System.getenv("DISTLOCK_TORTURE_URL"));
         config.setUsername(System.getenv("DISTLOCK_TORTURE_USER"));
@@ -413,23 +488,26 @@ public final class TortureWorker {
         config.setInitializationFailTimeout(-1);
         config.setValidationTimeout(500);
         config.setExceptionOverride(new EvictBrokenConnections());
-        tagSessions(database, config, name, pid);
+        tagSessions(database, workload, config, name, pid);
         return new HikariDataSource(config);
     }
 
     /**
      * Marks a worker's pooled sessions so that the controller can find and terminate them: on PostgreSQL they carry
-     * the worker's name as {@code application_name}; on MariaDB each registers itself in {@code torture_sessions}.
+     * the worker's name as {@code application_name}; on MariaDB each registers itself in the workload's sessions
+     * table ({@code torture_sessions}, {@code torture_slot_sessions}).
      *
      * @param database the database
+     * @param workload the workload, whose sessions table it is
      * @param config the worker's pool
      * @param workerName the worker's name, {@code w<slot>-<pid>}
      * @param pid the worker's process id
      */
-    private static void tagSessions(TestDatabase database, HikariConfig config, String workerName, long pid) {
+    private static void tagSessions(TestDatabase database, Workload workload, HikariConfig config, String workerName,
+            long pid) {
         switch (database) {
             case POSTGRESQL -> config.addDataSourceProperty("ApplicationName", workerName);
-            case MARIADB -> config.setConnectionInitSql("INSERT INTO " + TortureSchema.SESSIONS
+            case MARIADB -> config.setConnectionInitSql("INSERT INTO " + workload.sessionsTable()
                     + " (worker_pid, session_id) VALUES (" + pid + ", CONNECTION_ID())");
             case H2 -> {
                 // The disconnect fault restarts the TCP server, which cuts every worker's sessions.

@@ -53,8 +53,14 @@ final class WorkerPool {
         current.values().forEach(WorkerProcess::go);
     }
 
+    /**
+     * Starts a worker in a slot. Its clock offset is the skew fault's (locks workload) or its slot clock's offset
+     * (slots workload): drawn in the slot's share of -3 s to +3 s, so that some workers run behind and some ahead; a
+     * replacement draws its own in the same share.
+     */
     WorkerProcess start(int slot) throws IOException {
-        long skew = options.faults().contains(Fault.SKEW) ? randomSkew() : 0;
+        boolean slots = options.workload() == Workload.SLOTS;
+        long skew = slots ? randomSlotOffset(slot) : options.faults().contains(Fault.SKEW) ? randomSkew() : 0;
         Path log = options.runDirectory().resolve("worker-" + slot + "-" + started.size() + ".log");
         List<String> command = new ArrayList<>();
         command.add(ProcessHandle.current().info().command().orElse("java"));
@@ -62,8 +68,12 @@ final class WorkerPool {
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), TortureWorker.class.getName(),
                 "--db", options.database().id(), "--slot", Integer.toString(slot),
                 "--threads", Integer.toString(options.threads()), "--locks", Integer.toString(options.locks()),
-                "--ttl-ms", Long.toString(options.ttl().toMillis()), "--skew-ms", Long.toString(skew),
+                "--ttl-ms", Long.toString(options.ttl().toMillis()), "--skew-ms", Long.toString(slots ? 0 : skew),
                 "--max-seconds", Long.toString(options.duration().getSeconds() + 120)));
+        if (slots) {
+            command.addAll(List.of("--workload", "slots", "--period-ms",
+                    Long.toString(TortureOptions.SLOT_PERIOD.toMillis()), "--slot-offset-ms", Long.toString(skew)));
+        }
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(log.toFile());
         builder.environment().put("DISTLOCK_TORTURE_URL", url);
@@ -145,6 +155,13 @@ final class WorkerPool {
                 worker.kill();
             }
         }
+    }
+
+    private long randomSlotOffset(int slot) {
+        long max = TortureOptions.MAX_SLOT_OFFSET.toMillis();
+        long share = 2 * max / options.processes();
+        long from = -max + slot * share;
+        return ThreadLocalRandom.current().nextLong(from, from + share + 1);
     }
 
     private static long randomSkew() {

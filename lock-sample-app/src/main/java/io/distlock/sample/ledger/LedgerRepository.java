@@ -9,7 +9,7 @@ import org.springframework.stereotype.Repository;
 import org.springframework.transaction.annotation.Transactional;
 
 /**
- * The ledger table. Every append passes the fence first, in the same transaction, so a refused token writes nothing.
+ * The ledger table, {@code sample_ledger_entries}. Every append passes the fence first, in the same transaction, so a refused token writes nothing.
  */
 @Repository
 public class LedgerRepository {
@@ -38,7 +38,7 @@ public class LedgerRepository {
         if (!fence.admit(FENCE, token).accepted()) {
             return false;
         }
-        jdbc.sql("INSERT INTO ledger_entries (slot, replica, token) VALUES (?, ?, ?)")
+        jdbc.sql("INSERT INTO sample_ledger_entries (slot, replica, token) VALUES (?, ?, ?)")
                 .params(slot.toString(), replica, token).update();
         return true;
     }
@@ -58,6 +58,6 @@ public class LedgerRepository {
      * @return the count
      */
     public long size() {
-        return jdbc.sql("SELECT COUNT(*) FROM ledger_entries").query(Long.class).single();
+        return jdbc.sql("SELECT COUNT(*) FROM sample_ledger_entries").query(Long.class).single();
     }
 }

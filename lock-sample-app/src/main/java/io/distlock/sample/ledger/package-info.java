@@ -1,6 +1,6 @@
 /**
- * A ledger appended every five seconds by whichever replica holds the ledger lock, and fenced: a write carrying an
- * older fencing token than the ledger has seen is refused.
+ * A ledger appended once every five-second slot by one replica, and fenced: a write carrying an older fencing token
+ * than the ledger has seen is refused.
  */
 @NullMarked
 package io.distlock.sample.ledger;

@@ -1,16 +1,18 @@
 package io.distlock.sample.report;
 
+import java.time.Instant;
 import java.time.YearMonth;
 import java.time.ZoneOffset;
-import java.time.Instant;
 
+import io.distlock.core.SlotExecution;
 import io.distlock.sample.JobConsole;
+import io.distlock.spring.OncePerSlot;
 
 import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Component;
 
 /**
- * Fires on every replica every 15 seconds, at the same wall-clock instants; the month's lock lets one run.
+ * Fires on every replica every 15 seconds of its scheduler's clock; one replica builds the month's report per slot.
  */
 @Component
 public class ReportJob {
@@ -25,10 +27,11 @@ public class ReportJob {
     }
 
     @Scheduled(cron = "*/15 * * * * *", zone = "UTC")
+    @OncePerSlot(job = "report", ttl = "PT5S")
     public void run() throws InterruptedException {
-        Instant slot = JobConsole.slot(15);
-        if (reports.generate(YearMonth.now(ZoneOffset.UTC), slot).isEmpty()) {
-            console.skipped("report", slot);
-        }
+        SlotExecution execution = SlotExecution.current().orElseThrow();
+        Instant slot = execution.slot();
+        console.executed("report", slot, execution.lease().token());
+        reports.generate(YearMonth.from(slot.atZone(ZoneOffset.UTC)), execution.lease().token());
     }
 }

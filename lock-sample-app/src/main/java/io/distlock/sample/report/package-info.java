@@ -1,5 +1,5 @@
 /**
- * A monthly report, regenerated every quarter minute on whichever replica gets the month's lock.
+ * A monthly report, regenerated once every quarter-minute slot on one replica.
  */
 @NullMarked
 package io.distlock.sample.report;
