@@ -8,7 +8,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 
 import com.zaxxer.hikari.HikariDataSource;
 import io.distlock.core.Lease;
@@ -26,7 +25,9 @@ import io.distlock.testsupport.TestDatabase;
  * warmed up and the resource names made, and again with every lease held; the difference, divided by the lease
  * count, is what the manager keeps per lease (its lease, record, key, owner token, registry and watchdog entries),
  * plus the caller's reference to the lease. Statements: counted by a statement-counting {@code DataSource} under
- * the repository over whole watchdog rounds (a round ends when renewals stop for a while), divided by the rounds.
+ * the repository, read by an observer at each renewal it is told of: the watchdog has one thread, which tells of a
+ * round's renewals after the round's statements and before the next round's, so the count read at the last renewal
+ * of a round ends that round exactly. Divided by the rounds between two such readings (renewals ÷ leases).
  */
 final class HeapScenario {
 
@@ -39,7 +40,7 @@ final class HeapScenario {
 
     private static final int COUNTED_ROUNDS = 2;
 
-    private static final long QUIET_NANOS = TimeUnit.MILLISECONDS.toNanos(150);
+    private static final long QUIET_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
 
     private HeapScenario() {
     }
@@ -75,16 +76,8 @@ final class HeapScenario {
             BenchSchema.create(db, pool);
             BenchSchema.reset(db, pool, List.of());
             CountingDataSource counting = new CountingDataSource(pool);
-            AtomicLong renewals = new AtomicLong();
-            AtomicLong lastRenewal = new AtomicLong(System.nanoTime());
-            LockObserver observer = new LockObserver() {
-                @Override
-                public void renewed(Lease lease) {
-                    renewals.incrementAndGet();
-                    lastRenewal.set(System.nanoTime());
-                }
-            };
-            LockManager manager = LockManager.builder(WatchdogBenchmark.repository(db, counting)).observer(observer)
+            Renewals renewals = new Renewals(counting);
+            LockManager manager = LockManager.builder(WatchdogBenchmark.repository(db, counting)).observer(renewals)
                     .build();
             try {
                 String[] names = new String[leases];
@@ -99,14 +92,12 @@ final class HeapScenario {
                 long before = usedHeapAfterGc();
                 acquireAll(manager, names, held);
                 // Let the watchdog's rounds align (leases acquired over a few seconds fall into one round).
-                awaitRounds(renewals, lastRenewal, leases, 3);
+                renewals.awaitRounds(leases, 3);
                 long after = usedHeapAfterGc();
-                awaitRoundEnd(renewals, lastRenewal);
-                long statements0 = counting.statements();
-                long renewals0 = renewals.get();
-                awaitRounds(renewals, lastRenewal, leases, COUNTED_ROUNDS);
-                long statements = counting.statements() - statements0;
-                long renewed = renewals.get() - renewals0;
+                long[] first = renewals.awaitRounds(leases, 0);
+                long[] last = renewals.awaitRounds(leases, COUNTED_ROUNDS);
+                long statements = last[1] - first[1];
+                long renewed = last[0] - first[0];
                 double rounds = (double) renewed / leases;
                 long lost = manager.lostLeaseCount();
                 if (Arrays.stream(held).anyMatch(lease -> lease == null)) {
@@ -153,25 +144,55 @@ final class HeapScenario {
         }
     }
 
-    /** Waits until {@code rounds} more rounds' worth of renewals came, each round ended. */
-    private static void awaitRounds(AtomicLong renewals, AtomicLong lastRenewal, int leases, int rounds)
-            throws InterruptedException {
-        long target = renewals.get() + (long) rounds * leases;
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30L * rounds);
-        while (renewals.get() < target) {
-            if (System.nanoTime() - deadline > 0) {
-                throw new IllegalStateException("the watchdog renewed " + renewals.get() + " of " + target
-                        + " leases in time");
-            }
-            TimeUnit.MILLISECONDS.sleep(20);
-        }
-        awaitRoundEnd(renewals, lastRenewal);
-    }
+    /**
+     * Counts renewals, and reads the statement count at each: on the watchdog's one thread, that reading falls after
+     * the statements of the renewal's round and before those of the next.
+     */
+    private static final class Renewals implements LockObserver {
 
-    /** Waits until no renewal came for a while: the round in flight, if any, is over. */
-    private static void awaitRoundEnd(AtomicLong renewals, AtomicLong lastRenewal) throws InterruptedException {
-        while (System.nanoTime() - lastRenewal.get() < QUIET_NANOS) {
-            TimeUnit.MILLISECONDS.sleep(10);
+        private final CountingDataSource counting;
+
+        private long renewals;
+
+        private long statementsAtLastRenewal;
+
+        private long lastRenewalNanos = System.nanoTime();
+
+        Renewals(CountingDataSource counting) {
+            this.counting = counting;
+        }
+
+        @Override
+        public synchronized void renewed(Lease lease) {
+            renewals++;
+            statementsAtLastRenewal = counting.statements();
+            lastRenewalNanos = System.nanoTime();
+        }
+
+        /**
+         * Waits until at least {@code rounds} more rounds' worth of renewals came and the round in flight told all of
+         * its renewals (none came for a while).
+         *
+         * @return renewals so far and the statement count at the last of them
+         */
+        long[] awaitRounds(int leases, int rounds) throws InterruptedException {
+            long target;
+            synchronized (this) {
+                target = renewals + (long) rounds * leases;
+            }
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30L * Math.max(1, rounds));
+            while (true) {
+                synchronized (this) {
+                    if (renewals >= target && System.nanoTime() - lastRenewalNanos >= QUIET_NANOS) {
+                        return new long[] {renewals, statementsAtLastRenewal};
+                    }
+                    if (System.nanoTime() - deadline > 0) {
+                        throw new IllegalStateException("the watchdog renewed " + renewals + " of " + target
+                                + " leases in time");
+                    }
+                }
+                TimeUnit.MILLISECONDS.sleep(10);
+            }
         }
     }
 
