@@ -5,7 +5,7 @@
 #
 #   scripts/bench.sh [--quick] [--db h2|postgresql|mariadb|redis|all] [more options, see --help]
 #
-# A full run of everything (about 35 minutes on 2 cores) regenerates docs/benchmarks.md; --quick (under five minutes
+# A full run of everything (about 40 minutes on 2 cores) regenerates docs/benchmarks.md; --quick (under five minutes
 # for all databases, about one for --db h2) and narrowed runs (--db h2, --threads 1, ...) write their report to
 # lock-benchmarks/target/benchmarks-quick.md or benchmarks-partial.md instead, so that they never overwrite the
 # published figures. Every run prints JMH's table and the STATEMENTS, WATCHDOG, HEAP, RATIO and HANDOVER lines, and

@@ -38,7 +38,8 @@ public final class BenchmarkMain {
               --scenario LIST         uncontended,contended,aspect,watchdog,heap,handover (default all)
               --threads LIST          keep only these thread counts, e.g. 1,4
               --rounds N              interleaved rounds for every figure (full run: 5 for goal figures, 2 else)
-              --impl LIST             keep only these implementations (distlock is always kept)
+              --impl LIST             keep only these implementations (distlock, and Redisson in the
+                                      handover, are always kept), e.g. shedlock,distlock-remote
               --out DIR               where JSON results go (default lock-benchmarks/target): benchmark-results.json
                                       and jmh/ for a full run of everything, -quick or -partial suffixed else
               --doc FILE              the Markdown report to write (default: docs/benchmarks.md for a full run

@@ -292,9 +292,9 @@ final class BenchmarkReport {
         // Handover: how soon a waiter holds the lock after a release.
         Optional<HandoverFigure> anchor = anchor();
         Optional<HandoverFigure> pg = handover("postgresql", "distlock");
-        goals.add(goal("handover p50 (ms)", "postgresql, 4 waiters", pg.map(HandoverFigure::p50Millis)
+        goals.add(goal("handover p50", "postgresql, 4 waiters", pg.map(HandoverFigure::p50Millis)
                 .orElse(Double.NaN), "≤ 5 ms", false, missingHandover("postgresql").orElseGet(() -> handoverReason(pg.get()))));
-        goals.add(goal("handover p99 (ms)", "postgresql, 4 waiters", pg.map(HandoverFigure::p99Millis)
+        goals.add(goal("handover p99", "postgresql, 4 waiters", pg.map(HandoverFigure::p99Millis)
                 .orElse(Double.NaN), "≤ 50 ms", false, missingHandover("postgresql").orElseGet(() -> handoverReason(pg.get()))));
         goals.add(goal("handover p50/Redisson p50", "postgresql, 4 waiters",
                 pg.isPresent() && anchor.isPresent() ? pg.get().p50RatioTo(anchor.get()) : Double.NaN, "≤ 2", false,
@@ -304,7 +304,7 @@ final class BenchmarkReport {
                                 millis(anchor.get().p50Millis()), handoverReason(pg.get())))));
         for (String db : List.of("mariadb", "h2")) {
             Optional<HandoverFigure> figure = handover(db, "distlock");
-            goals.add(goal("handover p50 (ms)", db + ", 4 waiters", figure.map(HandoverFigure::p50Millis)
+            goals.add(goal("handover p50", db + ", 4 waiters", figure.map(HandoverFigure::p50Millis)
                     .orElse(Double.NaN), "≤ 50 ms", false, missingHandover(db).orElseGet(() -> handoverReason(figure.get()))));
         }
         // Watchdog: statements per round and heap for 10,000 held leases.
@@ -319,7 +319,7 @@ final class BenchmarkReport {
             goals.add(goal("watchdog statements per round (kept alive)", where, heap.statementsPerRound(), "≤ 20",
                     false, String.format(Locale.ROOT, "%.1f rounds counted; rounds that do not renew every due lease "
                             + "together cost more statements", heap.rounds())));
-            goals.add(goal("heap of the held leases (MB)", where, heap.totalMegabytes(), "≤ 20 MB", false,
+            goals.add(goal("heap of the held leases", where, heap.totalMegabytes(), "≤ 20 MB", false,
                     String.format(Locale.ROOT, "%d bytes retained per lease", Math.round(heap.bytesPerLease()))));
         }
         // Aspect: the annotation's cost over the programmatic call.
@@ -468,7 +468,7 @@ final class BenchmarkReport {
         md.append("distlock against ShedLock, Spring Integration's `JdbcLockRegistry`, a raw-SQL floor and (on PostgreSQL) ")
                 .append("advisory locks, side by side in one run on the same databases, pool and table state; for how ")
                 .append("soon a waiter gets a released lock, also against Redisson's `RLock` on a local Redis. ")
-                .append("Rerun with `scripts/bench.sh` (all databases, about 35 minutes) or `scripts/bench.sh --quick` ")
+                .append("Rerun with `scripts/bench.sh` (all databases, about 40 minutes) or `scripts/bench.sh --quick` ")
                 .append("(under five minutes, for a first look).\n\n");
         md.append("> **Figures are from one ").append(plan.quick() ? "*quick* " : "").append("run on a ")
                 .append(machine.get("cores")).append("-core machine** that other work shared (load average ")
