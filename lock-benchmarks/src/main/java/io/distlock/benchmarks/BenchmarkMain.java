@@ -78,7 +78,7 @@ public final class BenchmarkMain {
             }
             if (arguments.redis && !RedisStore.available()) {
                 System.out.println("NOTICE: " + RedisStore.REPOSITORY_CLASS + " is not on the class path: distlock's "
-                        + "Redis store is not measured (build with -Predis-store once lock-redis is a module)");
+                        + "Redis store is not measured (the redis-store profile adds it when the lock-redis module is there)");
             }
         }
 
