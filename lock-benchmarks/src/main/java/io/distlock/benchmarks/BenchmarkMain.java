@@ -22,20 +22,24 @@ import org.openjdk.jmh.runner.options.TimeValue;
 import org.openjdk.jmh.runner.options.VerboseMode;
 
 /**
- * Runs the whole comparison: statement counts, then the JMH scenarios on every reachable database, then prints
- * JMH's table and the {@code STATEMENTS}, {@code WATCHDOG} and {@code RATIO} lines, and writes the JSON results and
- * the Markdown report. {@code scripts/bench.sh} is the usual way in; run with {@code --help} for the options.
+ * Runs the whole comparison: statement counts, the JMH scenarios and the held-lease heap on every reachable
+ * database, then the handover scenario over every store at once; prints JMH's table and the {@code STATEMENTS},
+ * {@code WATCHDOG}, {@code HEAP}, {@code HANDOVER} and {@code RATIO} lines, and writes the JSON results and the
+ * Markdown report. {@code scripts/bench.sh} is the usual way in; run with {@code --help} for the options.
  */
 public final class BenchmarkMain {
 
     private static final String USAGE = """
             usage: java -jar lock-benchmarks/target/benchmarks.jar [options]
               --quick                 short run (one 1 s iteration per figure)
-              --db h2|postgresql|mariadb|all   databases, comma-separated (default all)
-              --scenario LIST         uncontended,contended,aspect,watchdog (default all)
+              --db h2|postgresql|mariadb|redis|all   stores, comma-separated (default all); redis adds distlock's
+                                      Redis store to the handover when it is on the class path (Redisson, the
+                                      handover's anchor, runs whenever Redis answers)
+              --scenario LIST         uncontended,contended,aspect,watchdog,heap,handover (default all)
               --threads LIST          keep only these thread counts, e.g. 1,4
               --rounds N              interleaved rounds for every figure (full run: 5 for goal figures, 2 else)
-              --impl LIST             keep only these implementations (distlock is always kept)
+              --impl LIST             keep only these implementations (distlock, and Redisson in the
+                                      handover, are always kept), e.g. shedlock,distlock-remote
               --out DIR               where JSON results go (default lock-benchmarks/target): benchmark-results.json
                                       and jmh/ for a full run of everything, -quick or -partial suffixed else
               --doc FILE              the Markdown report to write (default: docs/benchmarks.md for a full run
@@ -58,6 +62,26 @@ public final class BenchmarkMain {
         Files.createDirectories(arguments.out.resolve(arguments.jmhDirectory()));
         BenchmarkReport report = new BenchmarkReport(plan, arguments.command);
 
+        boolean handover = arguments.scenarios.contains("handover");
+        boolean redis = false;
+        if (handover) {
+            String problem = RedisServer.problem();
+            if (problem.isEmpty()) {
+                redis = true;
+                report.serverVersion(RedisServer.ID, RedisServer.version());
+            }
+            else {
+                System.out.println("NOTICE: Redis at " + RedisServer.url() + " is unreachable (" + problem
+                        + "): Redisson's handover anchor" + (arguments.redis ? " and distlock's Redis store are"
+                        : " is") + " skipped");
+                report.skipped(RedisServer.ID, problem);
+            }
+            if (arguments.redis && !RedisStore.available()) {
+                System.out.println("NOTICE: " + RedisStore.REPOSITORY_CLASS + " is not on the class path: distlock's "
+                        + "Redis store is not measured (the redis-store profile adds it when the lock-redis module is there)");
+            }
+        }
+
         List<TestDatabase> databases = new ArrayList<>();
         for (TestDatabase db : arguments.databases) {
             String problem = db.problem();
@@ -77,7 +101,9 @@ public final class BenchmarkMain {
             List<String> impls = LockImplementation.idsFor(db).stream()
                     .filter(id -> arguments.impls == null || id.equals("distlock") || arguments.impls.contains(id))
                     .toList();
-            prewarm(plan, db, impls);
+            if (arguments.scenarios.stream().anyMatch(List.of("uncontended", "contended", "aspect")::contains)) {
+                prewarm(plan, db, impls);
+            }
             log("counting statements on " + db.id());
             for (String impl : impls) {
                 report.add(StatementCounts.cycle(db, LockImplementation.byId(impl)));
@@ -109,6 +135,14 @@ public final class BenchmarkMain {
                         Map.of("leases", plan.watchdogLeases().stream().map(String::valueOf).toList()),
                         WatchdogBenchmark.class.getName() + ".renewalRound$"));
             }
+            if (arguments.scenarios.contains("heap")) {
+                log("holding " + plan.heapLeases() + " leases kept alive on " + db.id());
+                report.add(HeapScenario.measure(db, plan.heapLeases()));
+            }
+        }
+        if (handover && (!databases.isEmpty() || redis)) {
+            HandoverScenario.run(plan, databases, redis, arguments.redis && redis, arguments.impls)
+                    .forEach(report::add);
         }
 
         System.out.println();
@@ -117,7 +151,9 @@ public final class BenchmarkMain {
         System.out.println();
         report.statementLines().forEach(System.out::println);
         report.watchdogLines().forEach(System.out::println);
+        report.heapLines().forEach(System.out::println);
         report.ratioLines().forEach(System.out::println);
+        report.handoverLines().forEach(System.out::println);
         System.out.println();
         report.goals().forEach(goal -> System.out.println("GOAL " + goal.line()));
 
@@ -172,6 +208,10 @@ public final class BenchmarkMain {
                     .verbosity(VerboseMode.NORMAL)
                     .result(json.toString())
                     .resultFormat(ResultFormatType.JSON);
+            if (scenario.equals("aspect") && plan.warmupIterations() == 0) {
+                // The Spring context is new in every trial: unwarmed, whichever call runs first would pay for it.
+                options.warmupIterations(1);
+            }
             if (scenario.equals("watchdog")) {
                 options.warmupIterations(plan.quick() ? 0 : 1).measurementIterations(plan.quick() ? 1 : 3)
                         .warmupTime(TimeValue.seconds(2)).measurementTime(TimeValue.seconds(2));
@@ -210,7 +250,11 @@ public final class BenchmarkMain {
 
         List<TestDatabase> databases = Arrays.asList(TestDatabase.values());
 
-        static final List<String> SCENARIOS = List.of("uncontended", "contended", "aspect", "watchdog");
+        /** Whether Redis was asked for: distlock's Redis store joins the handover. */
+        boolean redis = true;
+
+        static final List<String> SCENARIOS = List.of("uncontended", "contended", "aspect", "watchdog", "heap",
+                "handover");
 
         List<String> scenarios = SCENARIOS;
 
@@ -240,7 +284,8 @@ public final class BenchmarkMain {
 
         /** @return whether this is the run docs/benchmarks.md describes: every database, scenario and figure */
         boolean complete() {
-            return !quick && databases.size() == TestDatabase.values().length && scenarios.containsAll(SCENARIOS)
+            return !quick && databases.size() == TestDatabase.values().length && redis
+                    && scenarios.containsAll(SCENARIOS)
                     && threads == null && impls == null && rounds == null && profilers.isEmpty();
         }
 
@@ -252,9 +297,13 @@ public final class BenchmarkMain {
                     case "--help", "-h" -> parsed.help = true;
                     case "--quick" -> parsed.quick = true;
                     case "--db" -> {
-                        String value = value(args, ++i, arg);
-                        parsed.databases = value.equals("all") ? Arrays.asList(TestDatabase.values())
-                                : Arrays.stream(value.split(",")).map(TestDatabase::byId).toList();
+                        List<String> values = Arrays.stream(value(args, ++i, arg).split(",")).map(String::strip)
+                                .toList();
+                        boolean all = values.contains("all");
+                        parsed.redis = all || values.contains(RedisServer.ID);
+                        parsed.databases = all ? Arrays.asList(TestDatabase.values())
+                                : values.stream().filter(v -> !v.equals(RedisServer.ID)).map(TestDatabase::byId)
+                                        .toList();
                     }
                     case "--scenario" -> {
                         parsed.scenarios = List.of(value(args, ++i, arg).split(","));

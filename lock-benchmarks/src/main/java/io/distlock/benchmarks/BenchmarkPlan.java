@@ -20,21 +20,26 @@ import java.util.List;
  * @param contendedThreads thread counts of the contended cycle
  * @param aspectThreads thread counts of the aspect comparison
  * @param watchdogLeases lease counts of the watchdog round
+ * @param handoverRounds interleaved rounds of the handover scenario
+ * @param handoverWarmupMillis milliseconds each handover figure runs, per round, before it is sampled
+ * @param handoverMillis milliseconds each handover figure is sampled per round
+ * @param heapLeases leases held for the heap figure
  */
 public record BenchmarkPlan(boolean quick, int warmupIterations, int iterations, int iterationSeconds,
         int prewarmSeconds, int goalRounds, int otherRounds, List<Integer> uncontendedThreads,
-        List<Integer> contendedThreads, List<Integer> aspectThreads, List<Integer> watchdogLeases) {
+        List<Integer> contendedThreads, List<Integer> aspectThreads, List<Integer> watchdogLeases,
+        int handoverRounds, int handoverWarmupMillis, int handoverMillis, int heapLeases) {
 
-    /** About three minutes for all three databases: one one-second iteration per figure. */
+    /** Under five minutes for all three databases: one one-second iteration per figure. */
     public static final BenchmarkPlan QUICK = new BenchmarkPlan(true, 0, 1, 1, 4, 1, 1, List.of(1, 4), List.of(4),
-            List.of(1), List.of(1_000, 10_000));
+            List.of(1), List.of(1_000, 10_000), 1, 500, 2_000, 10_000);
 
     /** The figures for docs/benchmarks.md. */
     public static final BenchmarkPlan FULL = new BenchmarkPlan(false, 2, 3, 1, 4, 5, 2, List.of(1, 4, 16),
-            List.of(4, 16), List.of(1), List.of(1_000, 10_000));
+            List.of(4, 16), List.of(1), List.of(1_000, 10_000), 3, 1_000, 5_000, 10_000);
 
     /** Databases on which the uncontended goals are judged. */
-    static final List<String> GOAL_DATABASES = List.of("postgresql", "h2");
+    static final List<String> GOAL_DATABASES = List.of("postgresql", "mariadb", "h2");
 
     /** Thread counts at which the uncontended goals are judged. */
     static final List<Integer> GOAL_THREADS = List.of(1, 4);
@@ -51,6 +56,7 @@ public record BenchmarkPlan(boolean quick, int warmupIterations, int iterations,
         boolean goal = switch (scenario) {
             case "uncontended" -> GOAL_DATABASES.contains(db) && GOAL_THREADS.contains(threads);
             case "aspect" -> true;
+            case "contended" -> threads == 4;
             default -> false;
         };
         return goal ? goalRounds : otherRounds;
@@ -69,7 +75,8 @@ public record BenchmarkPlan(boolean quick, int warmupIterations, int iterations,
         return new BenchmarkPlan(quick, warmupIterations, iterations, iterationSeconds, prewarmSeconds, goalRounds,
                 otherRounds, uncontendedThreads.stream().filter(threads::contains).toList(),
                 contendedThreads.stream().filter(threads::contains).toList(),
-                aspectThreads.stream().filter(threads::contains).toList(), watchdogLeases);
+                aspectThreads.stream().filter(threads::contains).toList(), watchdogLeases, handoverRounds,
+                handoverWarmupMillis, handoverMillis, heapLeases);
     }
 
     /**
@@ -83,7 +90,8 @@ public record BenchmarkPlan(boolean quick, int warmupIterations, int iterations,
             return this;
         }
         return new BenchmarkPlan(quick, warmupIterations, iterations, iterationSeconds, prewarmSeconds, rounds, rounds,
-                uncontendedThreads, contendedThreads, aspectThreads, watchdogLeases);
+                uncontendedThreads, contendedThreads, aspectThreads, watchdogLeases, rounds, handoverWarmupMillis,
+                handoverMillis, heapLeases);
     }
 
     /** @return a description for the report */
@@ -91,7 +99,9 @@ public record BenchmarkPlan(boolean quick, int warmupIterations, int iterations,
         return "one JVM, each implementation warmed up for " + prewarmSeconds + " s per database before measuring; "
                 + "per round and figure " + (warmupIterations > 0 ? warmupIterations + " × " + iterationSeconds
                         + " s warm-up and " : "") + iterations + " × " + iterationSeconds + " s measurement; "
-                + goalRounds + " interleaved round(s) for the figures goals are judged on (uncontended at 1 and 4 "
-                + "threads on PostgreSQL and H2, and the aspect on every database), " + otherRounds + " for the others";
+                + goalRounds + " interleaved round(s) for the figures goals are judged on (uncontended and contended "
+                + "at the goals' thread counts, and the aspect), " + otherRounds + " for the others; handover: "
+                + handoverRounds + " interleaved round(s) of every implementation on every store, each "
+                + handoverWarmupMillis + " ms unsampled and then " + handoverMillis + " ms sampled";
     }
 }

@@ -19,8 +19,8 @@ import java.util.stream.Collectors;
 import io.distlock.testsupport.TestDatabase;
 
 /**
- * Everything one run found, and its renderings: the {@code RATIO}, {@code STATEMENTS} and {@code WATCHDOG} lines, the
- * goals, the JSON results and the Markdown report.
+ * Everything one run found, and its renderings: the {@code RATIO}, {@code STATEMENTS}, {@code WATCHDOG},
+ * {@code HEAP} and {@code HANDOVER} lines, the goals, the JSON results and the Markdown report.
  */
 final class BenchmarkReport {
 
@@ -48,17 +48,29 @@ final class BenchmarkReport {
 
     private final List<StatementCounts.Round> rounds = new ArrayList<>();
 
+    private final List<HeapScenario.Figure> heaps = new ArrayList<>();
+
+    private final List<HandoverFigure> handovers = new ArrayList<>();
+
     BenchmarkReport(BenchmarkPlan plan, String command) {
         this.plan = plan;
         this.command = command;
     }
 
     void serverVersion(TestDatabase db, String version) {
-        serverVersions.put(db.id(), version);
+        serverVersion(db.id(), version);
+    }
+
+    void serverVersion(String store, String version) {
+        serverVersions.put(store, version);
     }
 
     void skipped(TestDatabase db, String reason) {
-        skipped.put(db.id(), reason);
+        skipped(db.id(), reason);
+    }
+
+    void skipped(String store, String reason) {
+        skipped.put(store, reason);
     }
 
     void add(Measurement measurement) {
@@ -71,6 +83,14 @@ final class BenchmarkReport {
 
     void add(StatementCounts.Round round) {
         rounds.add(round);
+    }
+
+    void add(HeapScenario.Figure heap) {
+        heaps.add(heap);
+    }
+
+    void add(HandoverFigure handover) {
+        handovers.add(handover);
     }
 
     // ----- lines -----
@@ -89,6 +109,40 @@ final class BenchmarkReport {
                     time.map(m -> String.format(Locale.ROOT, "%.1f", m.score())).orElse("n/a")));
         }
         return lines;
+    }
+
+    List<String> heapLines() {
+        return heaps.stream().map(h -> String.format(Locale.ROOT,
+                "HEAP db=%s leases=%d bytes_per_lease=%d total_mb=%.1f statements_per_round=%s rounds=%.1f lost=%d",
+                h.db(), h.leases(), Math.round(h.bytesPerLease()), h.totalMegabytes(), count(h.statementsPerRound()),
+                h.rounds(), h.lost())).toList();
+    }
+
+    List<String> handoverLines() {
+        List<String> lines = new ArrayList<>();
+        Optional<HandoverFigure> anchor = anchor();
+        for (HandoverFigure h : handovers) {
+            StringBuilder line = new StringBuilder(String.format(Locale.ROOT,
+                    "HANDOVER impl=%s db=%s waiters=%d p50_ms=%s p99_ms=%s samples=%d", h.impl(), h.db(), h.waiters(),
+                    millis(h.p50Millis()), millis(h.p99Millis()), h.samples()));
+            if (!h.impl().equals("redisson")) {
+                line.append(" p50_vs_redisson=").append(anchor.map(a -> ratioText(h.p50RatioTo(a))).orElse("n/a"));
+            }
+            if (h.timeouts() > 0) {
+                line.append(" timeouts=").append(h.timeouts());
+            }
+            lines.add(line.toString());
+        }
+        return lines;
+    }
+
+    private Optional<HandoverFigure> anchor() {
+        return handover(RedisServer.ID, "redisson");
+    }
+
+    private Optional<HandoverFigure> handover(String db, String impl) {
+        return handovers.stream().filter(h -> h.db().equals(db) && h.impl().equals(impl) && h.samples() > 0)
+                .findFirst();
     }
 
     List<String> ratioLines() {
@@ -136,14 +190,15 @@ final class BenchmarkReport {
      * @param goal what is aimed at
      * @param where database and threads
      * @param measured the figure, NaN when not measured
-     * @param target the bound, as text
+     * @param target the bound, as text: {@code ≥ 1.5}, {@code ≤ 5 ms}
      * @param status the verdict
+     * @param reason why the goal was missed or not measured, from the run's own figures; empty when met
      */
-    record Goal(String goal, String where, double measured, String target, Status status) {
+    record Goal(String goal, String where, double measured, String target, Status status, String reason) {
 
         String line() {
             return String.format(Locale.ROOT, "%s %s [%s] measured=%s target=%s", status, goal.replace(' ', '_'),
-                    where, Double.isNaN(measured) ? "n/a" : measuredText(), target);
+                    where, Double.isNaN(measured) ? "n/a" : measuredText(), target.replace(" ", ""));
         }
 
         /** @return the figure with three decimals (a count without), so that its verdict can be read off it */
@@ -152,16 +207,22 @@ final class BenchmarkReport {
         }
 
         /**
-         * Whether a ratio lies within 10% of its bound, where one run on a shared machine gives no clear verdict.
+         * Whether a measured figure lies within 10% of its bound, where one run on a shared machine gives no clear
+         * verdict; counts of statements are exact and never close.
          *
-         * @return {@code true} for a ratio goal within 10% of its bound
+         * @return {@code true} for a timed figure within 10% of its bound
          */
         boolean close() {
-            if (Double.isNaN(measured) || goal.startsWith("watchdog")) {
+            if (Double.isNaN(measured) || goal.contains("statements")) {
                 return false;
             }
-            double bound = Double.parseDouble(target.replaceAll("[^0-9.]", ""));
+            double bound = bound();
             return Math.abs(measured / bound - 1) < 0.10;
+        }
+
+        /** @return the bound's number */
+        double bound() {
+            return Double.parseDouble(target.replaceAll("[^0-9.]", ""));
         }
 
         private static String count3(double value) {
@@ -170,43 +231,174 @@ final class BenchmarkReport {
         }
     }
 
+    /** Builds a goal from a figure and its bound. */
+    private Goal goal(String goal, String where, double measured, String target, boolean atLeast, String reason) {
+        if (Double.isNaN(measured)) {
+            return new Goal(goal, where, measured, target, Status.NOT_MEASURED, reason.isEmpty() ? "not in this run"
+                    : reason);
+        }
+        double bound = Double.parseDouble(target.replaceAll("[^0-9.]", ""));
+        boolean met = atLeast ? measured >= bound : measured <= bound;
+        String why = met ? "" : reason;
+        if (!met && Math.abs(measured / bound - 1) < 0.10 && !goal.contains("statements")) {
+            why = "within 10% of the bound, which one run on a shared 2-core machine does not settle"
+                    + (why.isEmpty() ? "" : "; " + why);
+        }
+        if (!met && plan.quick()) {
+            why = (why.isEmpty() ? "" : why + "; ") + "quick run: one 1 s iteration per figure";
+        }
+        return new Goal(goal, where, measured, target, met ? Status.MET : Status.MISSED, why);
+    }
+
     List<Goal> goals() {
         List<Goal> goals = new ArrayList<>();
-        Map<String, Double> bounds = Map.of("shedlock", 1.0, "jdbclockregistry", 1.5, "floor", 0.85);
-        for (String db : GOAL_DATABASES) {
+        // Uncontended cycle: what each database must show against each peer.
+        Map<String, Map<String, Double>> uncontended = new LinkedHashMap<>();
+        uncontended.put("postgresql", Map.of("shedlock", 1.5, "jdbclockregistry", 1.5, "floor", 1.0));
+        uncontended.put("mariadb", Map.of("shedlock", 1.5, "jdbclockregistry", 1.5));
+        uncontended.put("h2", Map.of("jdbclockregistry", 1.5, "floor", 0.9));
+        uncontended.forEach((db, bounds) -> {
             for (int threads : GOAL_THREADS) {
                 Optional<Measurement> distlock = find(db, "uncontended", "distlock", threads, 0);
                 for (String peer : PEERS) {
-                    double ratio = ratioValue(distlock, find(db, "uncontended", peer, threads, 0));
-                    double bound = bounds.get(peer);
-                    goals.add(new Goal("uncontended distlock/" + peer, db + ", " + threads + " thread(s)", ratio,
-                            "≥ " + bound, Double.isNaN(ratio) ? Status.NOT_MEASURED
-                                    : ratio >= bound ? Status.MET : Status.MISSED));
+                    Double bound = bounds.get(peer);
+                    if (bound == null) {
+                        continue;
+                    }
+                    Optional<Measurement> other = find(db, "uncontended", peer, threads, 0);
+                    goals.add(goal("uncontended distlock/" + peer, db + ", " + threads + " thread(s)",
+                            ratioValue(distlock, other), "≥ " + bound, true,
+                            missing(db).orElseGet(() -> cycleReason(db, peer, distlock, other))));
                 }
             }
+        });
+        // Contended: four threads on one resource against the better of the two peers.
+        for (String db : List.of("postgresql", "mariadb", "h2")) {
+            Optional<Measurement> distlock = find(db, "contended", "distlock", 4, 0);
+            String best = null;
+            double worst = Double.NaN;
+            for (String peer : List.of("shedlock", "jdbclockregistry")) {
+                double ratio = ratioValue(distlock, find(db, "contended", peer, 4, 0));
+                if (!Double.isNaN(ratio) && (Double.isNaN(worst) || ratio < worst)) {
+                    worst = ratio;
+                    best = peer;
+                }
+            }
+            Optional<Measurement> other = best == null ? Optional.empty() : find(db, "contended", best, 4, 0);
+            goals.add(goal("contended distlock/best peer", db + ", 4 threads, one resource"
+                    + (best == null ? "" : " (best peer: " + best + ")"), worst, "≥ 1.5", true,
+                    missing(db).orElseGet(() -> contendedReason(distlock, other))));
         }
+        // Handover: how soon a waiter holds the lock after a release.
+        Optional<HandoverFigure> anchor = anchor();
+        Optional<HandoverFigure> pg = handover("postgresql", "distlock");
+        goals.add(goal("handover p50", "postgresql, 4 waiters", pg.map(HandoverFigure::p50Millis)
+                .orElse(Double.NaN), "≤ 5 ms", false, missingHandover("postgresql").orElseGet(() -> handoverReason(pg.get()))));
+        goals.add(goal("handover p99", "postgresql, 4 waiters", pg.map(HandoverFigure::p99Millis)
+                .orElse(Double.NaN), "≤ 50 ms", false, missingHandover("postgresql").orElseGet(() -> handoverReason(pg.get()))));
+        goals.add(goal("handover p50/Redisson p50", "postgresql, 4 waiters",
+                pg.isPresent() && anchor.isPresent() ? pg.get().p50RatioTo(anchor.get()) : Double.NaN, "≤ 2", false,
+                anchor.isEmpty() ? "Redis " + (skipped.containsKey(RedisServer.ID) ? "unreachable" : "not in this run")
+                        : missingHandover("postgresql").orElseGet(() -> String.format(Locale.ROOT,
+                                "distlock's median %s ms against Redisson's %s ms: %s", millis(pg.get().p50Millis()),
+                                millis(anchor.get().p50Millis()), handoverReason(pg.get())))));
+        for (String db : List.of("mariadb", "h2")) {
+            Optional<HandoverFigure> figure = handover(db, "distlock");
+            goals.add(goal("handover p50", db + ", 4 waiters", figure.map(HandoverFigure::p50Millis)
+                    .orElse(Double.NaN), "≤ 50 ms", false, missingHandover(db).orElseGet(() -> handoverReason(figure.get()))));
+        }
+        // Watchdog: statements per round and heap for 10,000 held leases.
+        for (StatementCounts.Round round : rounds) {
+            if (round.leases() == 10_000) {
+                goals.add(goal("watchdog statements per round (renewAll)", round.db() + ", 10,000 leases",
+                        round.perRound(), "≤ 20", false, "renewal batches hold fewer leases than 10,000 ÷ 20"));
+            }
+        }
+        for (HeapScenario.Figure heap : heaps) {
+            String where = heap.db() + ", " + thousands(heap.leases()) + " leases";
+            goals.add(goal("watchdog statements per round (kept alive)", where, heap.statementsPerRound(), "≤ 20",
+                    false, String.format(Locale.ROOT, "%.1f rounds counted; rounds that do not renew every due lease "
+                            + "together cost more statements", heap.rounds())));
+            goals.add(goal("heap of the held leases", where, heap.totalMegabytes(), "≤ 20 MB", false,
+                    String.format(Locale.ROOT, "%d bytes retained per lease", Math.round(heap.bytesPerLease()))));
+        }
+        // Aspect: the annotation's cost over the programmatic call.
         List<String> aspectDbs = serverVersions.keySet().stream()
                 .filter(db -> measurements.stream().anyMatch(m -> m.db().equals(db) && m.scenario().equals("aspect")))
                 .toList();
         if (aspectDbs.isEmpty()) {
-            goals.add(new Goal("aspect time/programmatic time", "any database", Double.NaN, "≤ 1.05", Status.NOT_MEASURED));
+            goals.add(goal("aspect time/programmatic time", "any database", Double.NaN, "≤ 1.03", false, ""));
         }
         for (String db : aspectDbs) {
             for (int threads : threads(db, "aspect")) {
                 Optional<Measurement> annotated = find(db, "aspect", "annotated", threads, 0);
                 Optional<Measurement> programmatic = find(db, "aspect", "programmatic", threads, 0);
-                double ratio = ratioValue(programmatic, annotated);
-                goals.add(new Goal("aspect time/programmatic time", db + ", " + threads + " thread(s)", ratio, "≤ 1.05",
-                        Double.isNaN(ratio) ? Status.NOT_MEASURED : ratio <= 1.05 ? Status.MET : Status.MISSED));
-            }
-        }
-        for (StatementCounts.Round round : rounds) {
-            if (round.leases() == 10_000) {
-                goals.add(new Goal("watchdog statements per round", round.db() + ", 10,000 leases", round.perRound(),
-                        "≤ 20", round.perRound() <= 20 ? Status.MET : Status.MISSED));
+                goals.add(goal("aspect time/programmatic time", db + ", " + threads + " thread(s)",
+                        ratioValue(programmatic, annotated), "≤ 1.03", false,
+                        "per-round time ratios " + spread(programmatic, annotated)));
             }
         }
         return goals;
+    }
+
+    /** Why a database's figures are missing, if they are. */
+    private Optional<String> missing(String db) {
+        if (skipped.containsKey(db)) {
+            return Optional.of(db + " unreachable");
+        }
+        if (!serverVersions.containsKey(db)) {
+            return Optional.of(db + " not in this run");
+        }
+        return Optional.empty();
+    }
+
+    private Optional<String> missingHandover(String db) {
+        return missing(db).or(() -> handover(db, "distlock").isEmpty() ? Optional.of("handover not in this run")
+                : Optional.empty());
+    }
+
+    /** Statements of both sides and the rounds' spread: what a reader needs to judge an uncontended miss. */
+    private String cycleReason(String db, String peer, Optional<Measurement> distlock, Optional<Measurement> other) {
+        if (distlock.isEmpty() || other.isEmpty()) {
+            return "not in this run";
+        }
+        return "per-round ratios " + spread(distlock, other) + "; statements per cycle (commits/rollbacks, state "
+                + "changes): distlock " + statements("distlock", db) + ", " + peer + " " + statements(peer, db);
+    }
+
+    private String contendedReason(Optional<Measurement> distlock, Optional<Measurement> other) {
+        if (distlock.isEmpty() || other.isEmpty()) {
+            return "not in this run";
+        }
+        return String.format(Locale.ROOT, "acquisitions/s %s against %s (attempts/s %s against %s); per-round ratios %s",
+                thousands(distlock.get().acquired()), thousands(other.get().acquired()), thousands(distlock.get().score()),
+                thousands(other.get().score()), spread(distlock, other));
+    }
+
+    private String handoverReason(HandoverFigure figure) {
+        String text = String.format(Locale.ROOT, "%d samples, p50 %s ms, p99 %s ms", figure.samples(),
+                millis(figure.p50Millis()), millis(figure.p99Millis()));
+        if (figure.samples() < 100) {
+            text += "; under 100 samples, so the p99 is close to the slowest one";
+        }
+        return text;
+    }
+
+    private String statements(String impl, String db) {
+        return cycles.stream().filter(c -> c.impl().equals(impl) && c.db().equals(db)).findFirst()
+                .map(c -> count(c.perCycle()) + " (" + count(c.transactionEndsPerCycle()) + ", "
+                        + count(c.stateChangesPerCycle()) + ")")
+                .orElse("n/a");
+    }
+
+    /** The per-round ratios, lowest to highest. */
+    private static String spread(Optional<Measurement> mine, Optional<Measurement> other) {
+        if (mine.isEmpty() || other.isEmpty()) {
+            return "n/a";
+        }
+        List<Double> ratios = new ArrayList<>(mine.get().roundRatiosTo(other.get()));
+        ratios.sort(null);
+        return ratios.stream().map(BenchmarkReport::ratioText).collect(Collectors.joining(", "));
     }
 
     // ----- JSON -----
@@ -236,11 +428,23 @@ final class BenchmarkReport {
         json.append("  \"watchdogStatementsPerRound\": [\n").append(rounds.stream().map(r -> String.format(Locale.ROOT,
                 "    {\"db\": %s, \"leases\": %d, \"statements\": %s}", quote(r.db()), r.leases(), number(r.perRound())))
                 .collect(Collectors.joining(",\n"))).append("\n  ],\n");
+        json.append("  \"heap\": [\n").append(heaps.stream().map(h -> String.format(Locale.ROOT,
+                "    {\"db\": %s, \"leases\": %d, \"bytesPerLease\": %s, \"statementsPerRound\": %s, "
+                        + "\"rounds\": %s, \"lost\": %d}", quote(h.db()), h.leases(), number(h.bytesPerLease()),
+                number(h.statementsPerRound()), number(h.rounds()), h.lost())).collect(Collectors.joining(",\n")))
+                .append("\n  ],\n");
+        json.append("  \"handover\": [\n").append(handovers.stream().map(h -> String.format(Locale.ROOT,
+                "    {\"db\": %s, \"impl\": %s, \"waiters\": %d, \"p50Millis\": %s, \"p99Millis\": %s, "
+                        + "\"samples\": %d, \"timeouts\": %d, \"roundP50Millis\": [%s]}", quote(h.db()),
+                quote(h.impl()), h.waiters(), number(h.p50Millis()), number(h.p99Millis()), h.samples(), h.timeouts(),
+                h.roundP50Millis().stream().map(BenchmarkReport::number).collect(Collectors.joining(", "))))
+                .collect(Collectors.joining(",\n"))).append("\n  ],\n");
         json.append("  \"lines\": [\n").append(allLines().stream().map(l -> "    " + quote(l))
                 .collect(Collectors.joining(",\n"))).append("\n  ],\n");
         json.append("  \"goals\": [\n").append(goals().stream().map(g -> String.format(Locale.ROOT,
-                "    {\"goal\": %s, \"where\": %s, \"measured\": %s, \"target\": %s, \"status\": %s}", quote(g.goal()),
-                quote(g.where()), number(g.measured()), quote(g.target()), quote(g.status().name())))
+                "    {\"goal\": %s, \"where\": %s, \"measured\": %s, \"target\": %s, \"status\": %s, "
+                        + "\"reason\": %s}", quote(g.goal()), quote(g.where()), number(g.measured()),
+                quote(g.target()), quote(g.status().name()), quote(g.reason())))
                 .collect(Collectors.joining(",\n"))).append("\n  ]\n");
         return json.append("}\n").toString();
     }
@@ -248,7 +452,9 @@ final class BenchmarkReport {
     private List<String> allLines() {
         List<String> lines = new ArrayList<>(statementLines());
         lines.addAll(watchdogLines());
+        lines.addAll(heapLines());
         lines.addAll(ratioLines());
+        lines.addAll(handoverLines());
         return lines;
     }
 
@@ -260,9 +466,10 @@ final class BenchmarkReport {
         md.append("# Benchmarks\n\n");
         md.append("<!-- Generated by scripts/bench.sh (lock-benchmarks' BenchmarkReport): edit the generator, not this file. -->\n\n");
         md.append("distlock against ShedLock, Spring Integration's `JdbcLockRegistry`, a raw-SQL floor and (on PostgreSQL) ")
-                .append("advisory locks, side by side in one run on the same databases, pool and table state. ")
-                .append("Rerun with `scripts/bench.sh` (all databases, about 25 minutes) or `scripts/bench.sh --quick` ")
-                .append("(about three minutes, for a first look).\n\n");
+                .append("advisory locks, side by side in one run on the same databases, pool and table state; for how ")
+                .append("soon a waiter gets a released lock, also against Redisson's `RLock` on a local Redis. ")
+                .append("Rerun with `scripts/bench.sh` (all databases, about 40 minutes) or `scripts/bench.sh --quick` ")
+                .append("(under five minutes, for a first look).\n\n");
         md.append("> **Figures are from one ").append(plan.quick() ? "*quick* " : "").append("run on a ")
                 .append(machine.get("cores")).append("-core machine** that other work shared (load average ")
                 .append(loadAtStart).append(" at the start, ").append(loadAverage()).append(" at the end). ")
@@ -271,7 +478,7 @@ final class BenchmarkReport {
                 .append("a clear verdict either way.\n\n");
 
         md.append("## Where we stand\n\n");
-        md.append("| goal | where | measured | target | status |\n|---|---|---|---|---|\n");
+        md.append("| goal | where | measured | target | status | why missed |\n|---|---|---|---|---|---|\n");
         for (Goal goal : goals()) {
             md.append("| ").append(goal.goal()).append(" | ").append(goal.where()).append(" | ")
                     .append(goal.measuredText()).append(" | ").append(goal.target()).append(" | ")
@@ -279,10 +486,13 @@ final class BenchmarkReport {
                         case MET -> "met";
                         case MISSED -> "**missed**";
                         case NOT_MEASURED -> "not measured";
-                    }).append(goal.close() ? " (within 10%)" : "").append(" |\n");
+                    }).append(goal.close() && goal.status() == Status.MET ? " (within 10%)" : "").append(" | ")
+                    .append(goal.reason().isEmpty() ? "" : goal.reason()).append(" |\n");
         }
         md.append("\nRatios are throughput ratios (distlock ÷ other), except the aspect's, which is a time ratio ")
-                .append("(annotated call ÷ programmatic cycle).\n\n");
+                .append("(annotated call ÷ programmatic cycle), and the handover's, which divides distlock's median ")
+                .append("handover by Redisson's. *Best peer*: the one of ShedLock and Spring Integration that ")
+                .append("comes closest to distlock.\n\n");
 
         md.append("## Setup\n\n");
         md.append("- **Date**: ").append(started.truncatedTo(ChronoUnit.SECONDS)).append(" (UTC)\n");
@@ -442,6 +652,64 @@ final class BenchmarkReport {
         }
         md.append("\n");
 
+        md.append("## Handover\n\n");
+        if (handovers.isEmpty()) {
+            md.append("Not measured in this run.\n\n");
+        }
+        else {
+            md.append(HandoverRun.WAITERS + 1).append(" threads on one resource, each looping: wait for the lock (")
+                    .append("at most ").append(HandoverRun.MAX_WAIT.toSeconds()).append(" s), hold it ")
+                    .append(HandoverRun.HOLD.toMillis()).append(" ms, release it, then stay out until another thread ")
+                    .append("has it, so that every release finds ").append(HandoverRun.WAITERS).append(" waiters. A ")
+                    .append("sample is the time from the holder starting its release to the next holder having the ")
+                    .append("lock, both read from `System.nanoTime()` in the benchmark's JVM. `distlock`: all threads ")
+                    .append("on one `LockManager` (`acquire(LockRequest.of(resource, 30 s).withMaxWait(…))`, kept ")
+                    .append("alive by default, `Lease.release()`), whose release wakes its own waiters at once; ")
+                    .append("`distlock-remote`: every thread on a `LockManager` of its own sharing the pool, so that a ")
+                    .append("waiter learns of the release only by polling (20 ms backoff doubling up to 1 s, with ")
+                    .append("jitter), as a waiter on another replica does. `jdbclockregistry`: one registry, ")
+                    .append("`obtain(resource).lock()` + `unlock()`, which queues a process's threads on a local lock; ")
+                    .append("`jdbclockregistry-remote`: a registry per thread, retrying every 100 ms (its default). ")
+                    .append("`redisson` ").append(version("org.redisson", "redisson")).append(": one client, ")
+                    .append("`RLock.tryLock(wait)` + `unlock()`, woken by the release's pub/sub message: the anchor. ")
+                    .append("Each round runs every implementation on every store, starting with the next one each ")
+                    .append("round; a ratio to Redisson is the median of the per-round ratios of the medians.\n\n");
+            md.append("| store | implementation | p50 ms | p99 ms | samples | p50 ÷ redisson |\n|---|---|---:|---:|---:|---:|\n");
+            Optional<HandoverFigure> anchor = anchor();
+            for (HandoverFigure h : handovers) {
+                md.append("| ").append(h.db()).append(" | ").append(h.impl()).append(" | ").append(millis(h.p50Millis()))
+                        .append(" | ").append(millis(h.p99Millis())).append(" | ").append(thousands(h.samples()))
+                        .append(" | ").append(h.impl().equals("redisson") ? "—"
+                                : anchor.map(a -> ratioText(h.p50RatioTo(a))).orElse("n/a"))
+                        .append(" |\n");
+            }
+            md.append("\n");
+        }
+
+        md.append("## Held leases\n\n");
+        if (heaps.isEmpty()) {
+            md.append("Not measured in this run.\n\n");
+        }
+        else {
+            md.append("Leases taken with `LockManager.acquire(LockRequest.of(resource, ")
+                    .append(HeapScenario.TTL.toSeconds()).append(" s))` and held, kept alive by the manager's ")
+                    .append("watchdog (one thread, renewing after a third of the TTL). *Heap*: used heap after ")
+                    .append("`System.gc()` (median of five samples) with the leases held, less the same before they ")
+                    .append("were taken (manager built and warmed up, resource names made), per lease. *Statements per ")
+                    .append("round*: counted by the statement-counting `DataSource` under the manager over whole ")
+                    .append("watchdog rounds, after the rounds have aligned, and divided by the rounds (renewals ÷ ")
+                    .append("leases).\n\n");
+            md.append("| database | leases | bytes per lease | heap MB | statements per round | lost |\n")
+                    .append("|---|---:|---:|---:|---:|---:|\n");
+            for (HeapScenario.Figure h : heaps) {
+                md.append("| ").append(h.db()).append(" | ").append(thousands(h.leases())).append(" | ")
+                        .append(thousands(h.bytesPerLease())).append(" | ")
+                        .append(String.format(Locale.ROOT, "%.1f", h.totalMegabytes())).append(" | ")
+                        .append(count(h.statementsPerRound())).append(" | ").append(h.lost()).append(" |\n");
+            }
+            md.append("\n");
+        }
+
         md.append("## Lines\n\n```\n");
         allLines().forEach(line -> md.append(line).append('\n'));
         md.append("```\n\n");
@@ -483,6 +751,18 @@ final class BenchmarkReport {
     private static String ratio(Optional<Measurement> mine, Optional<Measurement> other) {
         double ratio = ratioValue(mine, other);
         return Double.isNaN(ratio) ? "n/a" : String.format(Locale.ROOT, "%.2f", ratio);
+    }
+
+    private static String ratioText(double ratio) {
+        return Double.isNaN(ratio) ? "n/a" : String.format(Locale.ROOT, "%.2f", ratio);
+    }
+
+    /** Milliseconds with three significant decimals below 10 ms, one above. */
+    private static String millis(double value) {
+        if (Double.isNaN(value)) {
+            return "n/a";
+        }
+        return String.format(Locale.ROOT, value < 10 ? "%.3f" : "%.1f", value);
     }
 
     private static String opsCell(Measurement m) {

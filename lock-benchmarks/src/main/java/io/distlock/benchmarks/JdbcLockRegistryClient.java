@@ -20,13 +20,24 @@ final class JdbcLockRegistryClient implements LockClient {
     private final JdbcLockRegistry registry;
 
     JdbcLockRegistryClient(DataSource dataSource) {
-        this.repository = new DefaultLockRepository(dataSource);
+        this.repository = repository(dataSource);
+        this.registry = new JdbcLockRegistry(repository, TTL);
+    }
+
+    /**
+     * A started repository on the benchmark's table, with a client id of its own.
+     *
+     * @param dataSource the pool
+     * @return the repository; stop it when done
+     */
+    static DefaultLockRepository repository(DataSource dataSource) {
+        DefaultLockRepository repository = new DefaultLockRepository(dataSource);
         repository.setPrefix(BenchSchema.SPRING_INTEGRATION_PREFIX);
         repository.setTransactionManager(new DataSourceTransactionManager(dataSource));
         repository.afterPropertiesSet();
         repository.afterSingletonsInstantiated();
         repository.start();
-        this.registry = new JdbcLockRegistry(repository, TTL);
+        return repository;
     }
 
     @Override

@@ -99,10 +99,21 @@ public record Measurement(String db, String scenario, String impl, int threads, 
      * @return the ratio, NaN when the other figure is zero
      */
     public double ratioTo(Measurement other) {
+        List<Double> ratios = roundRatiosTo(other);
+        return ratios.isEmpty() ? Double.NaN : median(ratios);
+    }
+
+    /**
+     * The per-round ratios of this figure to another; with different round counts, the one ratio of the medians.
+     *
+     * @param other the figure to divide by
+     * @return the ratios, empty when the other figure is zero
+     */
+    public List<Double> roundRatiosTo(Measurement other) {
         List<Double> mine = roundOpsPerSecond();
         List<Double> theirs = other.roundOpsPerSecond();
         if (mine.size() != theirs.size() || mine.isEmpty()) {
-            return other.opsPerSecond() > 0 ? opsPerSecond() / other.opsPerSecond() : Double.NaN;
+            return other.opsPerSecond() > 0 ? List.of(opsPerSecond() / other.opsPerSecond()) : List.of();
         }
         List<Double> ratios = new ArrayList<>();
         for (int i = 0; i < mine.size(); i++) {
@@ -110,7 +121,7 @@ public record Measurement(String db, String scenario, String impl, int threads, 
                 ratios.add(mine.get(i) / theirs.get(i));
             }
         }
-        return ratios.isEmpty() ? Double.NaN : median(ratios);
+        return ratios;
     }
 
     static double median(List<Double> values) {
