@@ -25,6 +25,9 @@ import io.distlock.core.SlotRequest;
 record SlotMethod(Method method, String description, String job, Duration ttl, Duration maxHold, CrashPolicy onCrash,
         MissedSlotPolicy onMissed, SlotTrigger trigger, String scheduler) {
 
+    /** The longest an at-most-once run waits for the job's lock held elsewhere. */
+    static final Duration SHORT_WAIT = Duration.ofSeconds(1);
+
     /**
      * The request of the run that starts now.
      *
@@ -34,15 +37,22 @@ record SlotMethod(Method method, String description, String job, Duration ttl, D
     SlotRequest request(Instant now) {
         Instant slot = trigger.slotAt(now);
         SlotRequest request = new SlotRequest(job, slot, ttl, maxHold, Duration.ZERO, onCrash, onMissed, trigger, job);
-        if (onCrash != CrashPolicy.AT_LEAST_ONCE) {
-            return request;
-        }
-        // Wait for the job's lock until shortly before the next slot, so that a crashed run can be run again here.
         Instant next = trigger.next(slot);
         Duration untilNext = next == null ? ttl : Duration.between(now, next).minus(SlotTrigger.EARLY);
         if (untilNext.isNegative()) {
             return request;
         }
-        return request.withMaxWait(untilNext.compareTo(LockRequest.MAX_WAIT) > 0 ? LockRequest.MAX_WAIT : untilNext);
+        if (onCrash == CrashPolicy.AT_LEAST_ONCE) {
+            // Wait for the job's lock until shortly before the next slot, so that a crashed run can be run again here.
+            return request.withMaxWait(min(untilNext, LockRequest.MAX_WAIT));
+        }
+        // Wait a moment: a late replica may hold the job's lock just long enough to find its own slot claimed, and an
+        // on-time run that skipped then would leave this slot missed. A claim never runs a slot twice, so waiting is
+        // safe; it is kept short, since it holds the scheduler's thread.
+        return request.withMaxWait(min(untilNext.dividedBy(4), SHORT_WAIT));
+    }
+
+    private static Duration min(Duration a, Duration b) {
+        return a.compareTo(b) <= 0 ? a : b;
     }
 }
