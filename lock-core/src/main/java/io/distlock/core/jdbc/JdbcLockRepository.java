@@ -28,6 +28,8 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import org.springframework.dao.QueryTimeoutException;
+
 /**
  * The lock table on plain JDBC. Every decision is one statement whose {@code WHERE} carries the whole condition,
  * with time read from the database clock (unless {@link TimeSource#APPLICATION} is chosen). Statements run on a
@@ -35,6 +37,10 @@ import org.slf4j.LoggerFactory;
  * connection: a caller's rollback cannot undo a lock operation, and a lock statement's failure cannot poison the
  * caller's transaction. Deadlocks and serialization failures, which roll the whole statement back, are retried a
  * few times.
+ *
+ * <p>Every statement is bounded in time ({@link Builder#statementTimeout}), including one that waits for a row lock
+ * another session holds: it is then rolled back by the database and fails with a
+ * {@link org.springframework.dao.QueryTimeoutException} — except {@link #acquire}, which answers "not acquired".
  */
 public final class JdbcLockRepository implements LockRepository {
 
@@ -55,11 +61,21 @@ public final class JdbcLockRepository implements LockRepository {
     /** Keeps durations inside what every database's interval arithmetic accepts. */
     private static final Duration MAX_DURATION = Duration.ofDays(3650);
 
+    /** The default bound of each statement. */
+    public static final Duration DEFAULT_STATEMENT_TIMEOUT = Duration.ofSeconds(5);
+
+    /** The shortest statement timeout: JDBC query timeouts count whole seconds. */
+    public static final Duration MIN_STATEMENT_TIMEOUT = Duration.ofSeconds(1);
+
+    private static final Duration MAX_STATEMENT_TIMEOUT = Duration.ofDays(1);
+
     private final LockDialect dialect;
 
     private final LockTableName table;
 
     private final Duration maxTtl;
+
+    private final Duration statementTimeout;
 
     private final StatementExecutor executor;
 
@@ -69,8 +85,9 @@ public final class JdbcLockRepository implements LockRepository {
         this.dialect = dialect;
         this.table = builder.table;
         this.maxTtl = builder.maxTtl;
-        this.executor = new StatementExecutor(builder.dataSource, table, builder.clock);
-        this.statements = new LockStatements(dialect, table, builder.timeSource);
+        this.statementTimeout = builder.statementTimeout;
+        this.executor = new StatementExecutor(builder.dataSource, table, builder.clock, dialect, statementTimeout);
+        this.statements = new LockStatements(dialect, table, builder.timeSource, executor::bound);
     }
 
     /**
@@ -101,26 +118,48 @@ public final class JdbcLockRepository implements LockRepository {
         return table;
     }
 
+    /**
+     * The bound of each statement.
+     *
+     * @return the statement timeout
+     */
+    public Duration statementTimeout() {
+        return statementTimeout;
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Waits for a row lock another session holds at most the statement timeout, and then answers "not acquired":
+     * the database rolled the statement back, so nothing was written.
+     */
     @Override
     public Optional<LockRecord> acquire(String resource, String owner, Duration ttl) {
         LockArguments.requireResource(resource);
         LockArguments.requireOwner(owner);
         long ttlMillis = LockArguments.requireTtl(ttl, maxTtl).toMillis();
         TimedStatement acquire = statements.acquire;
-        return executor.runAlone(ACQUIRE, acquire, connection -> {
-            try {
-                // Two first claims of a brand-new resource may race; the second run sees the winner's row.
-                return executor.againOnDuplicateKey(connection, ACQUIRE, acquire,
-                        c -> executor.queryOne(c, acquire, statements::record, resource, owner, ttlMillis))
-                        .filter(record -> record.owner().equals(owner));
-            }
-            catch (SQLException ex) {
-                if (executor.isDuplicateKey(ACQUIRE, acquire, ex)) {
-                    return Optional.empty();
+        try {
+            return executor.runAlone(ACQUIRE, acquire, connection -> {
+                try {
+                    // Two first claims of a brand-new resource may race; the second run sees the winner's row.
+                    return executor.againOnDuplicateKey(connection, ACQUIRE, acquire,
+                            c -> executor.queryOne(c, acquire, statements::record, resource, owner, ttlMillis))
+                            .filter(record -> record.owner().equals(owner));
                 }
-                throw ex;
-            }
-        });
+                catch (SQLException ex) {
+                    if (executor.isDuplicateKey(ACQUIRE, acquire, ex)) {
+                        return Optional.empty();
+                    }
+                    throw ex;
+                }
+            });
+        }
+        catch (QueryTimeoutException ex) {
+            // Rolled back by the database: most likely another session holds the row locked.
+            logger.debug("Not acquired '{}' on {}: {}", resource, table, ex.getMessage());
+            return Optional.empty();
+        }
     }
 
     @Override
@@ -248,6 +287,8 @@ public final class JdbcLockRepository implements LockRepository {
 
         private Duration maxTtl = Duration.ofDays(1);
 
+        private Duration statementTimeout = DEFAULT_STATEMENT_TIMEOUT;
+
         private Builder(DataSource dataSource) {
             this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
         }
@@ -304,6 +345,22 @@ public final class JdbcLockRepository implements LockRepository {
          */
         public Builder maxTtl(Duration maxTtl) {
             this.maxTtl = LockArguments.requireDuration("maxTtl", maxTtl, LockArguments.MIN_TTL, MAX_DURATION);
+            return this;
+        }
+
+        /**
+         * Sets how long each statement may run, waits for row locks included; default five seconds. A statement that
+         * runs out of time is rolled back and fails with a {@link org.springframework.dao.QueryTimeoutException}
+         * (an acquire answers "not acquired" instead). Where the database counts query timeouts in whole seconds
+         * (PostgreSQL), a fraction of a second rounds up.
+         *
+         * @param statementTimeout the bound, at least one second
+         * @return this builder
+         * @throws IllegalArgumentException when shorter than a second or longer than a day
+         */
+        public Builder statementTimeout(Duration statementTimeout) {
+            this.statementTimeout = LockArguments.requireWholeMillis("statementTimeout", LockArguments.requireDuration(
+                    "statementTimeout", statementTimeout, MIN_STATEMENT_TIMEOUT, MAX_STATEMENT_TIMEOUT));
             return this;
         }
 

@@ -51,7 +51,7 @@ public final class DistributedLockAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean(LockRepository.class)
     JdbcLockRepository lockRepository(DataSource dataSource, DistributedLockProperties properties,
-            ObjectProvider<LockDialect> lockDialect) {
+            ObjectProvider<DistributedLockJdbcProperties> jdbcProperties, ObjectProvider<LockDialect> lockDialect) {
         String dialect = properties.getDialect();
         return JdbcLockRepository.builder(dataSource)
             .tableName(properties.getTableName())
@@ -59,6 +59,7 @@ public final class DistributedLockAutoConfiguration {
                     () -> dialect != null && !dialect.isBlank() ? LockDialects.byName(dialect) : null))
             .timeSource(properties.getTimeSource())
             .maxTtl(properties.getMaxTtl())
+            .statementTimeout(jdbcProperties.getIfAvailable(DistributedLockJdbcProperties::new).getStatementTimeout())
             .build();
     }
 

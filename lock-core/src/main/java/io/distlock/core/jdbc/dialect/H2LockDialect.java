@@ -9,7 +9,9 @@ import java.time.ZoneOffset;
 /**
  * H2 2.x: {@code MERGE … USING} read through {@code FINAL TABLE}, on {@code TIMESTAMP WITH TIME ZONE} columns. On a
  * brand-new resource, concurrent merges can fail with a duplicate key; the repository retries once, which then takes
- * the matched path and answers "held".
+ * the matched path and answers "held". H2's query timeout applies to the whole session and does not end a wait for a
+ * row lock, so the time bound comes from the session's {@code LOCK_TIMEOUT} (2 s by default), shortened for the lock
+ * statements when it is longer than the statement timeout.
  */
 final class H2LockDialect implements LockDialect {
 
@@ -93,6 +95,21 @@ final class H2LockDialect implements LockDialect {
     @Override
     public int maxRenewBatch() {
         return 500;
+    }
+
+    @Override
+    public boolean usesQueryTimeout() {
+        return false;
+    }
+
+    @Override
+    public String lockWaitTimeoutQuery() {
+        return "SELECT LOCK_TIMEOUT()";
+    }
+
+    @Override
+    public String lockWaitTimeoutStatement(long millis) {
+        return "SET LOCK_TIMEOUT " + millis;
     }
 
     @Override

@@ -2,6 +2,7 @@ package io.distlock.core.jdbc.dialect;
 
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.time.Instant;
 
 import org.jspecify.annotations.Nullable;
@@ -17,6 +18,11 @@ import org.jspecify.annotations.Nullable;
  * <p>Statement texts may contain the marker {@value #NOW}, which stands for the current time: the database clock by
  * default, a bound parameter in application-time mode. Rows are read with the columns
  * {@code resource, owner, token, acquired_at, expires_at} in that order.
+ *
+ * <p>Every statement of the lock table runs within a time bound (the repository's {@code statementTimeout}). A
+ * dialect says how the database enforces it: a JDBC query timeout ({@link #usesQueryTimeout()}, the default), a bound
+ * in the statement's own text ({@link #boundStatement}), or, where neither ends a wait for a row lock, the session's
+ * own lock timeout ({@link #lockWaitTimeoutQuery()}).
  */
 public interface LockDialect {
 
@@ -130,6 +136,52 @@ public interface LockDialect {
      * @return the statement text
      */
     String checkSequence(String sequence);
+
+    /**
+     * Adds a bound on a statement's run time to its text, where the database's SQL can say so; the default adds
+     * none. A statement that runs out of time must fail with an error the repository reads as a timeout, and change
+     * nothing.
+     *
+     * @param sql a statement of the lock table
+     * @param timeout how long it may run, at least one second
+     * @return the statement with its bound
+     */
+    default String boundStatement(String sql, Duration timeout) {
+        return sql;
+    }
+
+    /**
+     * Whether the repository bounds each statement with a JDBC query timeout
+     * ({@link java.sql.Statement#setQueryTimeout}), which counts whole seconds: the statement timeout is rounded up to
+     * the next second. The driver must end a statement that waits for a row lock when the timeout passes.
+     *
+     * @return {@code true} by default; {@code false} when {@link #boundStatement} or the session's lock timeout bound
+     *     the statements instead
+     */
+    default boolean usesQueryTimeout() {
+        return true;
+    }
+
+    /**
+     * A query of how long the current session waits for a row lock, in milliseconds, for a database whose statements
+     * cannot bound such a wait themselves. When the session waits longer than the statement timeout, the repository
+     * shortens the wait with {@link #lockWaitTimeoutStatement} for its own statements and restores it afterwards.
+     *
+     * @return the query, answering one row with one number; {@code null} (the default) when the database needs none
+     */
+    default @Nullable String lockWaitTimeoutQuery() {
+        return null;
+    }
+
+    /**
+     * Sets how long the current session waits for a row lock; used only with {@link #lockWaitTimeoutQuery()}.
+     *
+     * @param millis the longest wait, in milliseconds
+     * @return the statement text
+     */
+    default String lockWaitTimeoutStatement(long millis) {
+        throw new UnsupportedOperationException(name() + " has no session lock timeout");
+    }
 
     /**
      * Reads an instant column.

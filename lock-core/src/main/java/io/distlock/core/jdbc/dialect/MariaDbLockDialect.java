@@ -1,7 +1,9 @@
 package io.distlock.core.jdbc.dialect;
 
+import java.math.BigDecimal;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
@@ -10,9 +12,13 @@ import java.time.ZoneOffset;
  * MariaDB 10.6 and later: {@code INSERT … ON DUPLICATE KEY UPDATE … RETURNING}, whose assignments run left to right
  * (each sees the new values of those before it), on {@code DATETIME(6)} columns holding UTC from
  * {@code UTC_TIMESTAMP(6)}. The row comes back whatever the decision; the returned owner tells whether the caller
- * holds it. MariaDB cannot return rows from an {@code UPDATE}, so renewals read the rows afterwards.
+ * holds it. MariaDB cannot return rows from an {@code UPDATE}, so renewals read the rows afterwards. Each statement
+ * carries its own time bound, {@code SET STATEMENT max_statement_time = … FOR}, which also ends waits for row locks
+ * (error 1969), without a round trip of its own.
  */
 final class MariaDbLockDialect implements LockDialect {
+
+    private static final String SET_STATEMENT = "SET STATEMENT ";
 
     @Override
     public String name() {
@@ -85,6 +91,24 @@ final class MariaDbLockDialect implements LockDialect {
     @Override
     public String updateReturningRows(String update) {
         return null;
+    }
+
+    /**
+     * Prefixes {@code SET STATEMENT max_statement_time = <seconds> FOR}, in milliseconds' precision, merging with a
+     * {@code SET STATEMENT} the statement already has.
+     */
+    @Override
+    public String boundStatement(String sql, Duration timeout) {
+        String seconds = BigDecimal.valueOf(timeout.toMillis(), 3).stripTrailingZeros().toPlainString();
+        String bound = "max_statement_time = " + seconds;
+        return sql.startsWith(SET_STATEMENT) ? SET_STATEMENT + bound + ", " + sql.substring(SET_STATEMENT.length())
+                : SET_STATEMENT + bound + " FOR " + sql;
+    }
+
+    /** Bounded in the statement's text instead. */
+    @Override
+    public boolean usesQueryTimeout() {
+        return false;
     }
 
     @Override

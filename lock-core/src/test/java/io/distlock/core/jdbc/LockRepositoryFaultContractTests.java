@@ -1,0 +1,246 @@
+package io.distlock.core.jdbc;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+import io.distlock.core.LeaseKey;
+import io.distlock.core.LockRecord;
+import io.distlock.core.testsupport.TestDatabase;
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+import org.springframework.dao.QueryTimeoutException;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.fail;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * How the lock table on JDBC survives what happens around it, written once and run on every database: other
+ * sessions holding its rows or the whole table locked, and more in later sections. Each behaviour is shown with real
+ * sessions of the database, not with mocks.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+abstract class LockRepositoryFaultContractTests {
+
+    /** The statement timeout of the repository under test. */
+    static final Duration BOUND = Duration.ofSeconds(1);
+
+    /** Slack on top of the bound for a busy machine. */
+    private static final Duration MARGIN = Duration.ofMillis(2500);
+
+    private static final Duration LONG = Duration.ofMinutes(5);
+
+    private LockTableName table;
+
+    private JdbcLockRepository repository;
+
+    private ExecutorService calls;
+
+    protected abstract TestDatabase database();
+
+    /**
+     * A statement that locks the whole lock table against every read and write of other sessions, or {@code null}
+     * when the database has none.
+     */
+    protected abstract @Nullable String lockTableStatement(LockTableName table);
+
+    @BeforeAll
+    void createTable() {
+        table = database().createLockTable();
+        repository = JdbcLockRepository.builder(database().dataSource()).tableName(table.value())
+                .dialect(database().dialect()).statementTimeout(BOUND).build();
+        calls = Executors.newCachedThreadPool();
+    }
+
+    @AfterAll
+    void dropTable() {
+        if (calls != null) {
+            calls.shutdownNow();
+        }
+        if (table != null) {
+            database().dropLockTable(table);
+        }
+    }
+
+    private static String resource() {
+        return "fault:" + UUID.randomUUID();
+    }
+
+    private static String owner() {
+        return "owner-" + UUID.randomUUID();
+    }
+
+    // Statement timeout
+
+    @Test
+    void acquireOfARowLockedByAnotherSessionAnswersNotAcquiredWithinTheBoundAndWritesNothing() throws Exception {
+        String resource = resource();
+        LockRecord expired = repository.acquire(resource, owner(), LONG).orElseThrow();
+        expireLongAgo(resource);
+        Timed<java.util.Optional<LockRecord>> attempt;
+        try (OutsideSession outside = OutsideSession.lockingRow(database(), table, resource)) {
+            attempt = timed(() -> repository.acquire(resource, owner(), LONG), outside);
+        }
+        assertThat(attempt.value()).as("not acquired").isEmpty();
+        assertThat(attempt.elapsed()).as("waited for the row lock, at most the bound")
+                .isBetween(BOUND.minusMillis(200), BOUND.plus(MARGIN));
+        assertThat(owner(resource)).as("the cancelled statement was rolled back").isEqualTo(expired.owner());
+        assertThat(token(resource)).isEqualTo(expired.token());
+        String next = owner();
+        assertThat(repository.acquire(resource, next, LONG)).as("free once the other session ended")
+                .hasValueSatisfying(record -> assertThat(record.owner()).isEqualTo(next));
+    }
+
+    @Test
+    void renewAllOfABatchWithARowLockedByAnotherSessionThrowsQueryTimeoutWithinTheBound() throws Exception {
+        String stuck = resource();
+        String healthy = resource();
+        String owner = owner();
+        repository.acquire(stuck, owner, LONG).orElseThrow();
+        repository.acquire(healthy, owner, LONG).orElseThrow();
+        List<LeaseKey> batch = List.of(new LeaseKey(healthy, owner), new LeaseKey(stuck, owner));
+        Timed<Map<LeaseKey, LockRecord>> attempt;
+        try (OutsideSession outside = OutsideSession.lockingRow(database(), table, stuck)) {
+            attempt = timed(() -> repository.renewAll(batch, LONG), outside);
+            assertThat(attempt.failure()).isInstanceOf(QueryTimeoutException.class);
+            assertThat(attempt.elapsed()).isLessThan(BOUND.plus(MARGIN));
+            assertThat(repository.renewAll(List.of(new LeaseKey(healthy, owner)), LONG))
+                    .as("a lease alone, beside the stuck row, renews at once").containsOnlyKeys(batch.get(0));
+        }
+        assertThat(repository.renewAll(batch, LONG)).containsOnlyKeys(batch);
+    }
+
+    @Test
+    void renewAndReleaseOfARowLockedByAnotherSessionThrowQueryTimeoutWithinTheBound() throws Exception {
+        String resource = resource();
+        String owner = owner();
+        repository.acquire(resource, owner, LONG).orElseThrow();
+        try (OutsideSession outside = OutsideSession.lockingRow(database(), table, resource)) {
+            Timed<?> renew = timed(() -> repository.renew(resource, owner, LONG), outside);
+            assertThat(renew.failure()).isInstanceOf(QueryTimeoutException.class);
+            assertThat(renew.elapsed()).isLessThan(BOUND.plus(MARGIN));
+            Timed<?> release = timed(() -> repository.release(resource, owner), outside);
+            assertThat(release.failure()).isInstanceOf(QueryTimeoutException.class);
+            assertThat(release.elapsed()).isLessThan(BOUND.plus(MARGIN));
+        }
+        assertThat(repository.find(resource)).as("still held: nothing was released").isPresent();
+    }
+
+    @Test
+    void everyStatementOnALockedTableEndsWithinTheBound() throws Exception {
+        String lock = lockTableStatement(table);
+        assumeTrue(lock != null, database() + " cannot lock a table against other sessions' reads");
+        String resource = resource();
+        String owner = owner();
+        repository.acquire(resource, owner, LONG).orElseThrow();
+        try (OutsideSession outside = OutsideSession.lockingTable(database(), lock)) {
+            Timed<?> acquire = timed(() -> repository.acquire(resource(), owner(), LONG), outside);
+            assertThat(acquire.value()).isEqualTo(java.util.Optional.empty());
+            assertThat(acquire.elapsed()).isLessThan(BOUND.plus(MARGIN));
+            List<Callable<?>> operations = List.of(() -> repository.find(resource), repository::findAll,
+                    () -> repository.renew(resource, owner, LONG),
+                    () -> repository.renewAll(List.of(new LeaseKey(resource, owner)), LONG),
+                    () -> repository.release(resource, owner), () -> repository.deleteExpired(Duration.ofHours(1)),
+                    () -> {
+                        repository.verifySchema();
+                        return null;
+                    });
+            for (Callable<?> operation : operations) {
+                Timed<?> call = timed(operation, outside);
+                assertThat(call.failure()).isInstanceOf(QueryTimeoutException.class);
+                assertThat(call.elapsed()).isLessThan(BOUND.plus(MARGIN));
+            }
+        }
+        assertThat(repository.find(resource)).isPresent();
+    }
+
+    @Test
+    void statementTimeoutShorterThanASecondIsRefusedNamingTheValue() {
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> JdbcLockRepository.builder(database().dataSource())
+                        .statementTimeout(Duration.ofMillis(500)))
+                .withMessage("statementTimeout must be at least PT1S, got PT0.5S");
+    }
+
+    // Helpers
+
+    /**
+     * Runs a call on another thread and waits for it at most the bound plus the margin and a little more; a call
+     * still blocked then fails the test once the outside session lets it go.
+     */
+    private <T> Timed<T> timed(Callable<T> call, OutsideSession outside) throws Exception {
+        long start = System.nanoTime();
+        Future<T> future = calls.submit(call);
+        try {
+            T value = future.get(BOUND.plus(MARGIN).plusSeconds(2).toMillis(), TimeUnit.MILLISECONDS);
+            return new Timed<>(value, null, Duration.ofNanos(System.nanoTime() - start));
+        }
+        catch (java.util.concurrent.ExecutionException ex) {
+            return new Timed<>(null, ex.getCause(), Duration.ofNanos(System.nanoTime() - start));
+        }
+        catch (TimeoutException ex) {
+            outside.close();
+            future.cancel(true);
+            return fail("still waiting after " + Duration.ofNanos(System.nanoTime() - start) + ": no time bound");
+        }
+    }
+
+    /** What a call answered or threw, and how long it took. */
+    private record Timed<T>(@Nullable T value, @Nullable Throwable failure, Duration elapsed) {
+    }
+
+    private void expireLongAgo(String resource) throws SQLException {
+        try (Connection connection = database().dataSource().getConnection();
+                PreparedStatement statement = connection.prepareStatement(
+                        "UPDATE " + table + " SET expires_at = ? WHERE resource = ?")) {
+            statement.setObject(1, database().dialect().instantParameter(Instant.parse("2000-01-01T00:00:00Z")));
+            statement.setString(2, resource);
+            assertThat(statement.executeUpdate()).isEqualTo(1);
+        }
+    }
+
+    private String owner(String resource) throws SQLException {
+        return column(resource, "owner", ResultSet::getString);
+    }
+
+    private long token(String resource) throws SQLException {
+        return column(resource, "token", ResultSet::getLong);
+    }
+
+    private <T> T column(String resource, String column, ColumnReader<T> reader) throws SQLException {
+        try (Connection connection = database().dataSource().getConnection();
+                PreparedStatement statement = connection.prepareStatement(
+                        "SELECT " + column + " FROM " + table + " WHERE resource = ?")) {
+            statement.setString(1, resource);
+            try (ResultSet rs = statement.executeQuery()) {
+                assertThat(rs.next()).as("row of %s", resource).isTrue();
+                return reader.read(rs, 1);
+            }
+        }
+    }
+
+    @FunctionalInterface
+    private interface ColumnReader<T> {
+
+        T read(ResultSet rs, int column) throws SQLException;
+    }
+}
