@@ -33,10 +33,13 @@ import org.springframework.dao.QueryTimeoutException;
 /**
  * The lock table on plain JDBC. Every decision is one statement whose {@code WHERE} carries the whole condition,
  * with time read from the database clock (unless {@link TimeSource#APPLICATION} is chosen). Statements run on a
- * connection taken straight from the {@link DataSource} in autocommit, never on the caller's transactional
- * connection: a caller's rollback cannot undo a lock operation, and a lock statement's failure cannot poison the
- * caller's transaction. Deadlocks and serialization failures, which roll the whole statement back, are retried a
- * few times.
+ * connection of their own in autocommit, never on the caller's transactional connection, whatever wraps the
+ * {@link DataSource}: connections come from behind the deepest {@link
+ * org.springframework.jdbc.datasource.TransactionAwareDataSourceProxy} in its chain of wrappers, and a connection
+ * that comes in manual-commit mode or held by a Spring transaction on the calling thread is refused, naming the data
+ * source. So a caller's rollback cannot undo a lock operation, a lock call cannot commit the caller's pending work,
+ * and a lock statement's failure cannot poison the caller's transaction. Deadlocks and serialization failures, which
+ * roll the whole statement back, are retried a few times.
  *
  * <p>Every statement is bounded in time ({@link Builder#statementTimeout}), including one that waits for a row lock
  * another session holds: it is then rolled back by the database and fails with a

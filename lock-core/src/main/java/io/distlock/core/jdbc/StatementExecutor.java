@@ -9,7 +9,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.function.BiFunction;
 
@@ -26,7 +25,6 @@ import org.springframework.dao.PessimisticLockingFailureException;
 import org.springframework.dao.QueryTimeoutException;
 import org.springframework.jdbc.UncategorizedSQLException;
 import org.springframework.jdbc.datasource.DataSourceUtils;
-import org.springframework.jdbc.datasource.TransactionAwareDataSourceProxy;
 import org.springframework.jdbc.support.SQLErrorCodeSQLExceptionTranslator;
 import org.springframework.jdbc.support.SQLExceptionTranslator;
 
@@ -53,7 +51,7 @@ final class StatementExecutor {
     private final DataSource dataSource;
 
     /** Behind any transaction-aware proxy: hands out connections of their own. */
-    private final DataSource target;
+    private final OwnConnections own;
 
     private final String table;
 
@@ -83,8 +81,7 @@ final class StatementExecutor {
     StatementExecutor(DataSource dataSource, Object table, Clock clock, LockDialect dialect,
             @Nullable Duration timeout) {
         this.dataSource = dataSource;
-        this.target = dataSource instanceof TransactionAwareDataSourceProxy proxy
-                ? Objects.requireNonNull(proxy.getTargetDataSource()) : dataSource;
+        this.own = new OwnConnections(dataSource);
         this.table = table.toString();
         this.clock = clock;
         this.dialect = dialect;
@@ -92,7 +89,7 @@ final class StatementExecutor {
         this.queryTimeoutSeconds = timeout != null && dialect.usesQueryTimeout()
                 ? (int) Math.min(Integer.MAX_VALUE, (timeout.toMillis() + 999) / 1000) : 0;
         this.sessions = new SessionSettings(dialect, timeout != null ? timeout.toMillis() : 0);
-        this.translator = new SQLErrorCodeSQLExceptionTranslator(target);
+        this.translator = new SQLErrorCodeSQLExceptionTranslator(own.source());
     }
 
     /**
@@ -107,13 +104,15 @@ final class StatementExecutor {
 
     /**
      * Runs work on a connection of its own in autocommit, so that the caller's transaction can neither undo it nor be
-     * poisoned by its failure. Deadlocks and serialization failures are retried a few times.
+     * poisoned by its failure, whatever wraps the data source ({@link OwnConnections}). Deadlocks and serialization
+     * failures are retried a few times.
      *
      * @param task what the work does, for messages
      * @param timed the work's main statement, for messages
      * @param work the work
      * @return what the work returned
-     * @throws DataAccessException when the work fails
+     * @throws DataAccessException when the work fails, or when the data source hands out a connection that is not
+     *     of its own ({@link org.springframework.dao.InvalidDataAccessApiUsageException})
      */
     <T> T runAlone(String task, TimedStatement timed, SqlWork<T> work) {
         long start = System.nanoTime();
@@ -295,7 +294,7 @@ final class StatementExecutor {
     }
 
     private OwnConnection open() throws SQLException {
-        return OwnConnection.open(target, sessions);
+        return OwnConnection.open(own, sessions);
     }
 
     /** Work on a connection. */
@@ -312,18 +311,14 @@ final class StatementExecutor {
         T read(ResultSet rs) throws SQLException;
     }
 
-    /** A pooled connection in autocommit, given back in the commit mode and with the session settings it came in. */
-    private record OwnConnection(Connection connection, boolean restoreManualCommit, SessionSettings sessions,
-            SessionSettings.Changes changes) implements AutoCloseable {
+    /** A pooled connection of its own, in autocommit, given back with the session settings it came in. */
+    private record OwnConnection(Connection connection, SessionSettings sessions, SessionSettings.Changes changes)
+            implements AutoCloseable {
 
-        static OwnConnection open(DataSource dataSource, SessionSettings sessions) throws SQLException {
-            Connection connection = dataSource.getConnection();
+        static OwnConnection open(OwnConnections own, SessionSettings sessions) throws SQLException {
+            Connection connection = own.take();
             try {
-                boolean restoreManualCommit = !connection.getAutoCommit();
-                if (restoreManualCommit) {
-                    connection.setAutoCommit(true);
-                }
-                return new OwnConnection(connection, restoreManualCommit, sessions, sessions.prepare(connection));
+                return new OwnConnection(connection, sessions, sessions.prepare(connection));
             }
             catch (SQLException | RuntimeException ex) {
                 connection.close();
@@ -335,9 +330,6 @@ final class StatementExecutor {
         public void close() throws SQLException {
             try {
                 sessions.restore(connection, changes);
-                if (restoreManualCommit) {
-                    connection.setAutoCommit(false);
-                }
             }
             finally {
                 connection.close();

@@ -1,5 +1,7 @@
 package io.distlock.core.jdbc;
 
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -15,7 +17,12 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.UnaryOperator;
 
+import javax.sql.DataSource;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
 import io.distlock.core.LeaseKey;
 import io.distlock.core.LockRecord;
 import io.distlock.core.testsupport.TestDatabase;
@@ -25,7 +32,15 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
+import org.springframework.dao.InvalidDataAccessApiUsageException;
 import org.springframework.dao.QueryTimeoutException;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.jdbc.datasource.DelegatingDataSource;
+import org.springframework.jdbc.datasource.LazyConnectionDataSourceProxy;
+import org.springframework.jdbc.datasource.TransactionAwareDataSourceProxy;
+import org.springframework.transaction.TransactionDefinition;
+import org.springframework.transaction.support.TransactionTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
@@ -35,8 +50,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * How the lock table on JDBC survives what happens around it, written once and run on every database: other
- * sessions holding its rows or the whole table locked, and more in later sections. Each behaviour is shown with real
- * sessions of the database, not with mocks.
+ * sessions holding its rows or the whole table locked, and data sources wrapped so that they hand out the caller's
+ * transactional connection. Each behaviour is shown with real sessions of the database, not with mocks.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 abstract class LockRepositoryFaultContractTests {
@@ -179,6 +194,155 @@ abstract class LockRepositoryFaultContractTests {
                 .isThrownBy(() -> JdbcLockRepository.builder(database().dataSource())
                         .statementTimeout(Duration.ofMillis(500)))
                 .withMessage("statementTimeout must be at least PT1S, got PT0.5S");
+    }
+
+    // Isolation from the caller's transaction
+
+    @Test
+    void aDecoratorInFrontOfATransactionAwareProxyNeitherCommitsTheCallersWorkNorLosesTheLockToItsRollback() {
+        callersTransactionIsLeftAlone(pool -> new DelegatingDataSource(new TransactionAwareDataSourceProxy(pool)));
+    }
+
+    @Test
+    void aLazyProxyOverATransactionAwareProxyKeepsTheLockOutOfTheCallersTransaction() {
+        callersTransactionIsLeftAlone(pool -> new LazyConnectionDataSourceProxy(new TransactionAwareDataSourceProxy(pool)));
+    }
+
+    @Test
+    void aWrapperOfAnotherLibraryThatUnwrapsToATransactionAwareProxyKeepsTheLockOutOfTheCallersTransaction() {
+        callersTransactionIsLeftAlone(pool -> wrapper(new TransactionAwareDataSourceProxy(pool), true));
+    }
+
+    @Test
+    void aWrapperHidingATransactionAwareProxyFailsFastNamingTheDataSourceAndCommitsNothing() {
+        DataSource pool = database().dataSource();
+        JdbcLockRepository hidden = repositoryOn(wrapper(new TransactionAwareDataSourceProxy(pool), false));
+        String marker = resource();
+        String resource = resource();
+        new TransactionTemplate(new DataSourceTransactionManager(pool)).executeWithoutResult(status -> {
+            insertMarker(new JdbcTemplate(pool), marker);
+            assertThatThrownBy(() -> hidden.acquire(resource, owner(), LONG))
+                    .isInstanceOf(InvalidDataAccessApiUsageException.class)
+                    .hasMessageContaining("autocommit off").hasMessageContaining("opaque wrapper");
+            assertThat(visibleToOthers(marker)).as("the caller's work is still uncommitted").isFalse();
+            status.setRollbackOnly();
+        });
+        assertThat(visibleToOthers(marker)).isFalse();
+        assertThat(repository.find(resource)).isEmpty();
+    }
+
+    @Test
+    void aConnectionHeldByASpringTransactionScopeIsRefusedEvenInAutocommit() {
+        DataSource pool = database().dataSource();
+        JdbcLockRepository hidden = repositoryOn(wrapper(new TransactionAwareDataSourceProxy(pool), false));
+        TransactionTemplate supports = new TransactionTemplate(new DataSourceTransactionManager(pool));
+        supports.setPropagationBehavior(TransactionDefinition.PROPAGATION_SUPPORTS);
+        supports.executeWithoutResult(status -> {
+            // Joins the scope's synchronization: the connection stays bound to this thread, in autocommit.
+            new JdbcTemplate(pool).queryForObject("SELECT COUNT(*) FROM " + table, Integer.class);
+            assertThatThrownBy(() -> hidden.find(resource()))
+                    .isInstanceOf(InvalidDataAccessApiUsageException.class)
+                    .hasMessageContaining("Spring-managed transaction scope").hasMessageContaining("opaque wrapper");
+        });
+    }
+
+    @Test
+    void aPoolHandingOutConnectionsWithAutocommitOffIsRefusedNamingIt() {
+        HikariConfig config = new HikariConfig();
+        config.setJdbcUrl(database().url());
+        config.setUsername(database().user());
+        config.setPassword(database().password());
+        config.setAutoCommit(false);
+        config.setMaximumPoolSize(1);
+        config.setPoolName("manual-commit-pool");
+        try (HikariDataSource manualCommit = new HikariDataSource(config)) {
+            JdbcLockRepository refused = repositoryOn(manualCommit);
+            assertThatThrownBy(refused::verifySchema).isInstanceOf(InvalidDataAccessApiUsageException.class)
+                    .hasMessageContaining("manual-commit-pool").hasMessageContaining("autoCommit=true");
+            assertThatThrownBy(() -> refused.acquire(resource(), owner(), LONG))
+                    .isInstanceOf(InvalidDataAccessApiUsageException.class);
+        }
+    }
+
+    /**
+     * In the caller's transaction on the pool: inserts a row of the caller's own, then acquires through a
+     * repository on the wrapped pool; the caller's row must stay uncommitted while the lock is visible to others at
+     * once, and after the caller's rollback the row is gone and the lock is still held.
+     */
+    private void callersTransactionIsLeftAlone(UnaryOperator<DataSource> wrapping) {
+        DataSource pool = database().dataSource();
+        JdbcLockRepository wrapped = repositoryOn(wrapping.apply(pool));
+        String marker = resource();
+        String resource = resource();
+        String owner = owner();
+        new TransactionTemplate(new DataSourceTransactionManager(pool)).executeWithoutResult(status -> {
+            insertMarker(new JdbcTemplate(pool), marker);
+            assertThat(wrapped.acquire(resource, owner, LONG)).isPresent();
+            assertThat(visibleToOthers(resource)).as("the lock is committed on its own").isTrue();
+            assertThat(visibleToOthers(marker)).as("the caller's work is not committed by the lock call").isFalse();
+            assertThat(wrapped.find(resource)).isPresent();
+            status.setRollbackOnly();
+        });
+        assertThat(visibleToOthers(marker)).as("rolled back with the caller's transaction").isFalse();
+        assertThat(repository.find(resource)).as("the caller's rollback does not erase the lock")
+                .hasValueSatisfying(record -> assertThat(record.owner()).isEqualTo(owner));
+        assertThat(wrapped.release(resource, owner)).isEqualTo(io.distlock.core.LockResult.APPLIED);
+    }
+
+    private JdbcLockRepository repositoryOn(DataSource dataSource) {
+        return JdbcLockRepository.builder(dataSource).tableName(table.value()).dialect(database().dialect())
+                .statementTimeout(BOUND).build();
+    }
+
+    /**
+     * A data source of another library in front of a target, such as a tracing or metrics wrapper: it reveals what
+     * it wraps through {@link DataSource#unwrap} only when {@code unwrappable}.
+     */
+    private static DataSource wrapper(DataSource target, boolean unwrappable) {
+        return (DataSource) Proxy.newProxyInstance(DataSource.class.getClassLoader(), new Class<?>[] {DataSource.class},
+                (proxy, method, args) -> {
+                    switch (method.getName()) {
+                        case "toString":
+                            return unwrappable ? "unwrappable wrapper" : "opaque wrapper";
+                        case "hashCode":
+                            return System.identityHashCode(proxy);
+                        case "equals":
+                            return proxy == args[0];
+                        case "isWrapperFor":
+                            return ((Class<?>) args[0]).isInstance(proxy)
+                                    || (unwrappable && target.isWrapperFor((Class<?>) args[0]));
+                        case "unwrap":
+                            if (((Class<?>) args[0]).isInstance(proxy)) {
+                                return proxy;
+                            }
+                            if (unwrappable) {
+                                return target.unwrap((Class<?>) args[0]);
+                            }
+                            throw new SQLException("opaque wrapper wraps nothing");
+                        default:
+                            try {
+                                return method.invoke(target, args);
+                            }
+                            catch (InvocationTargetException ex) {
+                                throw ex.getCause();
+                            }
+                    }
+                });
+    }
+
+    private void insertMarker(JdbcTemplate jdbc, String marker) {
+        Object now = database().dialect().instantParameter(Instant.now());
+        jdbc.update("INSERT INTO " + table + " (resource, owner, token, acquired_at, expires_at) VALUES (?, ?, ?, ?, ?)",
+                marker, "caller", 0L, now, now);
+    }
+
+    private boolean visibleToOthers(String resource) {
+        try (OutsideSession outside = OutsideSession.reading(database())) {
+            return outside.hasRow(table, resource);
+        }
+        catch (SQLException ex) {
+            throw new IllegalStateException(ex);
+        }
     }
 
     // Helpers

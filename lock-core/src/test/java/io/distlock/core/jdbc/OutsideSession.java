@@ -69,6 +69,37 @@ final class OutsideSession implements AutoCloseable {
         return session;
     }
 
+    /**
+     * Opens a session that only reads, and sees what other sessions committed.
+     *
+     * @param database the database
+     * @return the session
+     */
+    static OutsideSession reading(TestDatabase database) throws SQLException {
+        return open(database);
+    }
+
+    /**
+     * Reads whether a lock table row exists, as this session sees it.
+     *
+     * @param table the lock table
+     * @param resource the row's resource
+     * @return whether the row is visible
+     */
+    boolean hasRow(LockTableName table, String resource) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement(
+                "SELECT COUNT(*) FROM " + table + " WHERE resource = ?")) {
+            statement.setString(1, resource);
+            try (ResultSet rs = statement.executeQuery()) {
+                rs.next();
+                return rs.getInt(1) == 1;
+            }
+        }
+        finally {
+            connection.rollback();
+        }
+    }
+
     private static OutsideSession open(TestDatabase database) throws SQLException {
         database.assumeAvailable();
         Connection connection = DriverManager.getConnection(database.url(), database.user(), database.password());
