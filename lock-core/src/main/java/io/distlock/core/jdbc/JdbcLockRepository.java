@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 
 import javax.sql.DataSource;
 
@@ -134,21 +135,29 @@ public final class JdbcLockRepository implements LockRepository {
      * {@inheritDoc}
      *
      * <p>Waits for a row lock another session holds at most the statement timeout, and then answers "not acquired":
-     * the database rolled the statement back, so nothing was written.
+     * the database rolled the statement back, so nothing was written. A lease handed out is live by the database
+     * clock when the statement ends: after a wait for the row's lock its times are read again under the lock, and an
+     * acquire that took at least its TTL is checked once more before its lease is handed out.
      */
     @Override
     public Optional<LockRecord> acquire(String resource, String owner, Duration ttl) {
         LockArguments.requireResource(resource);
         LockArguments.requireOwner(owner);
         long ttlMillis = LockArguments.requireTtl(ttl, maxTtl).toMillis();
+        long ttlNanos = TimeUnit.MILLISECONDS.toNanos(ttlMillis);
         TimedStatement acquire = statements.acquire;
         try {
             return executor.runAlone(ACQUIRE, acquire, connection -> {
                 try {
+                    long sentAt = System.nanoTime();
                     // Two first claims of a brand-new resource may race; the second run sees the winner's row.
-                    return executor.againOnDuplicateKey(connection, ACQUIRE, acquire,
+                    Optional<LockRecord> acquired = executor.againOnDuplicateKey(connection, ACQUIRE, acquire,
                             c -> executor.queryOne(c, acquire, statements::record, resource, owner, ttlMillis))
                             .filter(record -> record.owner().equals(owner));
+                    if (acquired.isPresent() && System.nanoTime() - sentAt >= ttlNanos) {
+                        return stillLive(connection, acquired.get());
+                    }
+                    return acquired;
                 }
                 catch (SQLException ex) {
                     if (executor.isDuplicateKey(ACQUIRE, acquire, ex)) {
@@ -163,6 +172,16 @@ public final class JdbcLockRepository implements LockRepository {
             logger.debug("Not acquired '{}' on {}: {}", resource, table, ex.getMessage());
             return Optional.empty();
         }
+    }
+
+    /**
+     * After an acquire that took at least its TTL, most likely waiting for a row lock: a database whose clock stands
+     * still within a statement (H2) computed the lease from the time before the wait, so it may be over already.
+     * Hands it out only if it is still live by the database clock, and still this acquisition's.
+     */
+    private Optional<LockRecord> stillLive(Connection connection, LockRecord acquired) throws SQLException {
+        return executor.queryOne(connection, statements.find, statements::record, acquired.resource())
+                .filter(record -> record.owner().equals(acquired.owner()) && record.token() == acquired.token());
     }
 
     @Override

@@ -17,4 +17,14 @@ class H2LockRepositoryFaultTests extends LockRepositoryFaultContractTests {
     protected @Nullable String lockTableStatement(LockTableName table) {
         return null;
     }
+
+    @Override
+    protected boolean clockMovesWithinAStatement() {
+        return false;
+    }
+
+    @Override
+    protected boolean decidesUnderTheRowLock() {
+        return false;
+    }
 }

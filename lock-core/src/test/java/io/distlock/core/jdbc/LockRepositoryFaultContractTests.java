@@ -78,6 +78,18 @@ abstract class LockRepositoryFaultContractTests {
      */
     protected abstract @Nullable String lockTableStatement(LockTableName table);
 
+    /**
+     * Whether the database's clock moves within a statement, so that an acquire can read the time again once it holds
+     * the row's lock; where it cannot, a lease that ran out during the wait is not handed out at all.
+     */
+    protected abstract boolean clockMovesWithinAStatement();
+
+    /**
+     * Whether the acquire decides whether a lease ran out with the time read under the row's lock (PostgreSQL), rather
+     * than with the time the statement started (so that a lease that ran out during the wait still counts as held).
+     */
+    protected abstract boolean decidesUnderTheRowLock();
+
     @BeforeAll
     void createTable() {
         table = database().createLockTable();
@@ -196,6 +208,74 @@ abstract class LockRepositoryFaultContractTests {
                 .withMessage("statementTimeout must be at least PT1S, got PT0.5S");
     }
 
+    // Times of an acquire that waited for a row lock
+
+    @Test
+    void anAcquireThatWaitedForARowLockLongerThanItsTtlHandsOutOnlyALiveLease() throws Exception {
+        JdbcLockRepository patient = repositoryOn(database().dataSource(), Duration.ofSeconds(5));
+        String resource = resource();
+        repository.acquire(resource, owner(), LONG).orElseThrow();
+        expireLongAgo(resource);
+        Duration ttl = Duration.ofMillis(400);
+        String owner = owner();
+        java.util.Optional<LockRecord> acquired;
+        Instant returnedBy;
+        try (OutsideSession outside = OutsideSession.lockingRow(database(), table, resource)) {
+            Future<java.util.Optional<LockRecord>> waiting = calls.submit(() -> patient.acquire(resource, owner, ttl));
+            awaitBlockedLongerThan(waiting, ttl.multipliedBy(2));
+            outside.close();
+            acquired = waiting.get(10, TimeUnit.SECONDS);
+            returnedBy = databaseNow();
+        }
+        if (clockMovesWithinAStatement()) {
+            assertThat(acquired).as("taken once the row lock was free").isPresent();
+        }
+        acquired.ifPresentOrElse(lease -> {
+            assertThat(lease.owner()).isEqualTo(owner);
+            assertThat(lease.expiresAt()).as("live when the statement ended").isAfter(returnedBy);
+            assertThat(repository.find(resource)).contains(lease);
+        }, () -> assertThat(repository.find(resource)).as("what was not handed out is not held either").isEmpty());
+    }
+
+    @Test
+    void aTakeoverAfterWaitingForARowLockNeverStartsBeforeThePreviousHoldersExpiry() throws Exception {
+        JdbcLockRepository patient = repositoryOn(database().dataSource(), Duration.ofSeconds(5));
+        String resource = resource();
+        LockRecord previous = repository.acquire(resource, owner(), Duration.ofMillis(500)).orElseThrow();
+        try (OutsideSession outside = OutsideSession.lockingRow(database(), table, resource)) {
+            String owner = owner();
+            Future<java.util.Optional<LockRecord>> waiting = calls.submit(() -> patient.acquire(resource, owner, LONG));
+            awaitBlockedLongerThan(waiting, Duration.ofMillis(1200));
+            assertThat(databaseNow()).as("the previous lease ran out during the wait").isAfter(previous.expiresAt());
+            outside.close();
+            java.util.Optional<LockRecord> acquired = waiting.get(10, TimeUnit.SECONDS);
+            if (decidesUnderTheRowLock()) {
+                assertThat(acquired).as("the decision was taken under the row lock, after the expiry").isPresent();
+            }
+            acquired.ifPresent(lease -> {
+                assertThat(lease.acquiredAt()).as("not before the previous holder's expiry")
+                        .isAfterOrEqualTo(previous.expiresAt());
+                assertThat(lease.token()).isGreaterThan(previous.token());
+            });
+        }
+    }
+
+    /** Holds the caller until a call has stayed blocked, without an answer, for the given time. */
+    private static void awaitBlockedLongerThan(Future<?> call, Duration duration) {
+        org.awaitility.Awaitility.await().during(duration).atMost(duration.plusSeconds(5))
+                .pollInterval(Duration.ofMillis(50)).until(() -> !call.isDone());
+    }
+
+    private Instant databaseNow() throws SQLException {
+        try (Connection connection = database().dataSource().getConnection();
+                PreparedStatement statement = connection.prepareStatement(
+                        "SELECT " + database().dialect().currentTimeExpression());
+                ResultSet rs = statement.executeQuery()) {
+            rs.next();
+            return database().dialect().readInstant(rs, 1);
+        }
+    }
+
     // Isolation from the caller's transaction
 
     @Test
@@ -290,8 +370,12 @@ abstract class LockRepositoryFaultContractTests {
     }
 
     private JdbcLockRepository repositoryOn(DataSource dataSource) {
+        return repositoryOn(dataSource, BOUND);
+    }
+
+    private JdbcLockRepository repositoryOn(DataSource dataSource, Duration statementTimeout) {
         return JdbcLockRepository.builder(dataSource).tableName(table.value()).dialect(database().dialect())
-                .statementTimeout(BOUND).build();
+                .statementTimeout(statementTimeout).build();
     }
 
     /**

@@ -17,4 +17,14 @@ class MariaDbLockRepositoryFaultTests extends LockRepositoryFaultContractTests {
     protected @Nullable String lockTableStatement(LockTableName table) {
         return "LOCK TABLES " + table + " WRITE";
     }
+
+    @Override
+    protected boolean clockMovesWithinAStatement() {
+        return true;
+    }
+
+    @Override
+    protected boolean decidesUnderTheRowLock() {
+        return false;
+    }
 }

@@ -17,4 +17,14 @@ class PostgreSqlLockRepositoryFaultTests extends LockRepositoryFaultContractTest
     protected @Nullable String lockTableStatement(LockTableName table) {
         return "LOCK TABLE " + table + " IN ACCESS EXCLUSIVE MODE";
     }
+
+    @Override
+    protected boolean clockMovesWithinAStatement() {
+        return true;
+    }
+
+    @Override
+    protected boolean decidesUnderTheRowLock() {
+        return true;
+    }
 }

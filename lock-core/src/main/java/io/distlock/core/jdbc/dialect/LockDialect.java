@@ -16,7 +16,8 @@ import org.jspecify.annotations.Nullable;
  * Spring Boot starter.
  *
  * <p>Statement texts may contain the marker {@value #NOW}, which stands for the current time: the database clock by
- * default, a bound parameter in application-time mode. Rows are read with the columns
+ * default, a bound parameter in application-time mode; and {@value #NOW_UNDER_LOCK}, the time once the statement holds
+ * the row's lock, after any wait for it ({@link #currentTimeUnderLockExpression()}). Rows are read with the columns
  * {@code resource, owner, token, acquired_at, expires_at} in that order.
  *
  * <p>Every statement of the lock table runs within a time bound (the repository's {@code statementTimeout}). A
@@ -28,6 +29,13 @@ public interface LockDialect {
 
     /** The marker for "the current time" in statement texts. */
     String NOW = "{now}";
+
+    /**
+     * The marker for "the current time, read once the statement holds the row's lock" in statement texts: what the
+     * times a statement writes are computed from, so that a statement that waited for a row lock does not write a
+     * lease that ran out during the wait. A bound parameter in application-time mode, like {@value #NOW}.
+     */
+    String NOW_UNDER_LOCK = "{now-under-lock}";
 
     /** The columns every statement that reads lock rows returns, in order. */
     String COLUMNS = "resource, owner, token, acquired_at, expires_at";
@@ -72,6 +80,18 @@ public interface LockDialect {
     String currentTimeExpression();
 
     /**
+     * The database's clock, in UTC, as read when the expression is evaluated after the statement took the row's lock:
+     * {@link #NOW_UNDER_LOCK}. The default is {@link #currentTimeExpression()}, right for databases whose clock moves
+     * within a statement; a database whose clock is fixed at the start of a statement or transaction, and has no
+     * other, keeps it, and the repository then checks the lease of a slow acquire once more before handing it out.
+     *
+     * @return an SQL expression
+     */
+    default String currentTimeUnderLockExpression() {
+        return currentTimeExpression();
+    }
+
+    /**
      * A bound parameter carrying the application's time, cast to the column type.
      *
      * @return an SQL expression with exactly one {@code ?}
@@ -89,7 +109,9 @@ public interface LockDialect {
 
     /**
      * The acquire statement: one atomic decision that takes a free or expired lock, renews the caller's own, and
-     * leaves another owner's live lock alone. A new owner's token is drawn from the sequence under the row lock.
+     * leaves another owner's live lock alone. A new owner's token is drawn from the sequence under the row lock, and
+     * the times written on a conflict are computed from {@link #NOW_UNDER_LOCK}, so that a takeover's acquisition is
+     * never before the previous holder's expiry and a lease is not already over when the statement returns it.
      * Parameters: resource, owner, TTL in milliseconds. Returns the row afterwards, or no row when not acquired;
      * callers compare the returned owner with their own.
      *

@@ -58,20 +58,30 @@ final class MariaDbLockDialect implements LockDialect {
     /**
      * The assignment order is load-bearing: {@code token} and {@code acquired_at} are decided while
      * {@code expires_at} still holds the old value, {@code owner} next, and {@code expires_at} last, comparing with
-     * the owner just assigned.
+     * the owner just assigned. Every decision compares with {@code UTC_TIMESTAMP(6)}, fixed at the statement's start,
+     * so that all of them agree; the times written on a duplicate are read from {@code SYSDATE(6)} under the row lock,
+     * in UTC by the statement's own time zone, and {@code VALUES} carries only the TTL.
      */
     @Override
     public String acquire(String table, String sequence) {
         return """
+                SET STATEMENT time_zone = '+00:00' FOR
                 INSERT INTO %1$s (resource, owner, token, acquired_at, expires_at)
                 VALUES (?, ?, NEXTVAL(%2$s), {now}, %3$s)
                 ON DUPLICATE KEY UPDATE
                     token = IF(expires_at <= {now}, NEXTVAL(%2$s), token),
-                    acquired_at = IF(expires_at <= {now}, VALUES(acquired_at), acquired_at),
+                    acquired_at = IF(expires_at <= {now}, {now-under-lock}, acquired_at),
                     owner = IF(expires_at <= {now} OR owner = VALUES(owner), VALUES(owner), owner),
-                    expires_at = IF(owner = VALUES(owner), VALUES(expires_at), expires_at)
+                    expires_at = IF(owner = VALUES(owner), %4$s, expires_at)
                 RETURNING resource, owner, token, acquired_at, expires_at
-                """.formatted(table, sequence, plusMillis(NOW, "?"));
+                """.formatted(table, sequence, plusMillis(NOW, "?"), "({now-under-lock} + INTERVAL "
+                        + "TIMESTAMPDIFF(MICROSECOND, VALUES(acquired_at), VALUES(expires_at)) MICROSECOND)");
+    }
+
+    /** {@code SYSDATE(6)}: the time it is evaluated at, in the time zone that {@link #acquire} sets to UTC. */
+    @Override
+    public String currentTimeUnderLockExpression() {
+        return "SYSDATE(6)";
     }
 
     /**

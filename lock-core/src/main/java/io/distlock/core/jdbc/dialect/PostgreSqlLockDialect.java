@@ -48,6 +48,11 @@ final class PostgreSqlLockDialect implements LockDialect {
         return "(" + timestamp + " + CAST(" + millis + " AS bigint) * INTERVAL '1 millisecond')";
     }
 
+    /**
+     * {@code EXCLUDED} holds the times of {@code VALUES}, read before any wait for the conflicting row's lock; on a
+     * conflict, the times are read again under the lock, and {@code EXCLUDED} carries only the TTL (the difference of
+     * its two times).
+     */
     @Override
     public String acquire(String table, String sequence) {
         return """
@@ -57,9 +62,9 @@ final class PostgreSqlLockDialect implements LockDialect {
                     token = CASE WHEN l.owner = EXCLUDED.owner AND l.expires_at > {now}
                             THEN l.token ELSE nextval('%2$s') END,
                     acquired_at = CASE WHEN l.owner = EXCLUDED.owner AND l.expires_at > {now}
-                            THEN l.acquired_at ELSE EXCLUDED.acquired_at END,
+                            THEN l.acquired_at ELSE {now-under-lock} END,
                     owner = EXCLUDED.owner,
-                    expires_at = EXCLUDED.expires_at
+                    expires_at = {now-under-lock} + (EXCLUDED.expires_at - EXCLUDED.acquired_at)
                 WHERE l.owner = EXCLUDED.owner OR l.expires_at <= {now}
                 RETURNING l.resource, l.owner, l.token, l.acquired_at, l.expires_at
                 """.formatted(table, sequence, plusMillis(NOW, "?"));
