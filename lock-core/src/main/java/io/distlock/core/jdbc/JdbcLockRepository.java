@@ -39,8 +39,11 @@ import org.springframework.dao.QueryTimeoutException;
  * org.springframework.jdbc.datasource.TransactionAwareDataSourceProxy} in its chain of wrappers, and a connection
  * that comes in manual-commit mode or held by a Spring transaction on the calling thread is refused, naming the data
  * source. So a caller's rollback cannot undo a lock operation, a lock call cannot commit the caller's pending work,
- * and a lock statement's failure cannot poison the caller's transaction. Deadlocks and serialization failures, which
- * roll the whole statement back, are retried a few times.
+ * and a lock statement's failure cannot poison the caller's transaction. On a pool whose connections default to an
+ * isolation level the dialect's statements do not keep their guarantees at (PostgreSQL at {@code REPEATABLE READ}
+ * or {@code SERIALIZABLE}), they run at {@code READ COMMITTED} and the connection gets its level back afterwards:
+ * two round trips per call, which a {@code READ COMMITTED} pool avoids. Each connection's level is read once and
+ * remembered. Deadlocks and serialization failures, which roll the whole statement back, are retried a few times.
  *
  * <p>Every statement is bounded in time ({@link Builder#statementTimeout}), including one that waits for a row lock
  * another session holds: it is then rolled back by the database and fails with a

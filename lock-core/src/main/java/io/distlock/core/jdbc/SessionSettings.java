@@ -13,9 +13,11 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The session settings of pooled connections that lock statements depend on, read once per physical connection and
- * remembered: how long the session waits for a row lock, where the dialect bounds waits that way. Before lock
- * statements run, {@link #prepare} changes what must change, and {@link #restore} puts it back, so the application
- * gets its connections back as they were. A connection whose settings need no change costs no statement.
+ * remembered (some drivers, such as PostgreSQL's, ask the server for the isolation level): the transaction isolation
+ * level, and how long the session waits for a row lock where the dialect bounds waits that way. Before lock
+ * statements run, {@link #prepare} changes what must change — {@code READ COMMITTED} on a connection whose level the
+ * dialect does not keep its guarantees at, a shorter lock wait — and {@link #restore} puts it back, so the
+ * application gets its connections back as they were. A connection whose settings need no change costs no statement.
  */
 final class SessionSettings {
 
@@ -49,15 +51,27 @@ final class SessionSettings {
      * @throws SQLException when a setting cannot be read or changed
      */
     Changes prepare(Connection connection) throws SQLException {
-        if (lockWaitQuery == null) {
-            return Changes.NONE;
-        }
         Seen session = seen(connection);
-        if (session.lockWaitMillis() <= lockWaitMillis) {
+        boolean shortenWait = lockWaitQuery != null && session.lockWaitMillis() > lockWaitMillis;
+        boolean readCommitted = !dialect.keepsGuaranteesAt(session.isolation());
+        if (!shortenWait && !readCommitted) {
             return Changes.NONE;
         }
-        execute(connection, dialect.lockWaitTimeoutStatement(lockWaitMillis));
-        return new Changes(session.lockWaitMillis());
+        Changes changes = new Changes(shortenWait ? session.lockWaitMillis() : -1,
+                readCommitted ? session.isolation() : -1);
+        if (readCommitted) {
+            connection.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
+        }
+        if (shortenWait) {
+            try {
+                execute(connection, dialect.lockWaitTimeoutStatement(lockWaitMillis));
+            }
+            catch (SQLException | RuntimeException ex) {
+                restore(connection, new Changes(-1, changes.isolation()));
+                throw ex;
+            }
+        }
+        return changes;
     }
 
     /**
@@ -68,16 +82,33 @@ final class SessionSettings {
      * @throws SQLException when a setting cannot be changed back
      */
     void restore(Connection connection, Changes changes) throws SQLException {
-        if (changes.lockWaitMillis() >= 0) {
-            execute(connection, dialect.lockWaitTimeoutStatement(changes.lockWaitMillis()));
+        try {
+            if (changes.lockWaitMillis() >= 0) {
+                execute(connection, dialect.lockWaitTimeoutStatement(changes.lockWaitMillis()));
+            }
         }
+        finally {
+            if (changes.isolation() >= 0) {
+                connection.setTransactionIsolation(changes.isolation());
+            }
+        }
+    }
+
+    /**
+     * Forgets what a connection's session was set to, to be read again at its next use: after a serialization
+     * failure, which suggests its isolation level changed since it was first seen.
+     *
+     * @param connection the connection
+     */
+    void forget(Connection connection) {
+        seen.remove(physical(connection));
     }
 
     private Seen seen(Connection connection) throws SQLException {
         Connection physical = physical(connection);
         Seen session = seen.get(physical);
         if (session == null) {
-            session = new Seen(readLockWait(connection));
+            session = new Seen(readLockWait(connection), connection.getTransactionIsolation());
             seen.put(physical, session);
         }
         return session;
@@ -113,16 +144,17 @@ final class SessionSettings {
     }
 
     /** A session's settings when first seen. */
-    private record Seen(long lockWaitMillis) {
+    private record Seen(long lockWaitMillis, int isolation) {
     }
 
     /**
      * What {@link #prepare} changed.
      *
      * @param lockWaitMillis the row-lock wait to set back, or -1 when unchanged
+     * @param isolation the isolation level to set back, or -1 when unchanged
      */
-    record Changes(long lockWaitMillis) {
+    record Changes(long lockWaitMillis, int isolation) {
 
-        static final Changes NONE = new Changes(-1);
+        static final Changes NONE = new Changes(-1, -1);
     }
 }

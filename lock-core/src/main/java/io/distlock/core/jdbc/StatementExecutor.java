@@ -118,7 +118,15 @@ final class StatementExecutor {
         long start = System.nanoTime();
         for (int attempt = 1;; attempt++) {
             try (OwnConnection own = open()) {
-                return work.run(own.connection());
+                try {
+                    return work.run(own.connection());
+                }
+                catch (SQLException ex) {
+                    if ("40001".equals(ex.getSQLState())) {
+                        sessions.forget(own.connection());
+                    }
+                    throw ex;
+                }
             }
             catch (SQLException ex) {
                 DataAccessException translated = translate(task, timed.sql(), ex);

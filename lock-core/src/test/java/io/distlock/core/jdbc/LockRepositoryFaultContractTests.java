@@ -276,6 +276,110 @@ abstract class LockRepositoryFaultContractTests {
         }
     }
 
+    // Pools at a stricter isolation level
+
+    @Test
+    void sixteenThreadsClaimingAnExpiredLockThroughASerializablePoolGiveOneWinnerAndLeaveThePoolSerializable()
+            throws Exception {
+        raceThroughAPoolAt(Connection.TRANSACTION_SERIALIZABLE, "TRANSACTION_SERIALIZABLE");
+    }
+
+    @Test
+    void sixteenThreadsClaimingAnExpiredLockThroughARepeatableReadPoolGiveOneWinnerAndLeaveThePoolAsItWas()
+            throws Exception {
+        raceThroughAPoolAt(Connection.TRANSACTION_REPEATABLE_READ, "TRANSACTION_REPEATABLE_READ");
+    }
+
+    private void raceThroughAPoolAt(int level, String levelName) throws Exception {
+        int threads = 16;
+        try (HikariDataSource strict = pool("isolation-" + level, threads, config -> config
+                .setTransactionIsolation(levelName))) {
+            JdbcLockRepository onStrict = repositoryOn(strict, Duration.ofSeconds(10));
+            ExecutorService racers = Executors.newFixedThreadPool(threads);
+            try {
+                for (int round = 0; round < 5; round++) {
+                    String resource = resource();
+                    LockRecord expired = onStrict.acquire(resource, owner(), LONG).orElseThrow();
+                    expireLongAgo(resource);
+                    java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
+                    List<Future<java.util.Optional<LockRecord>>> attempts = new java.util.ArrayList<>();
+                    for (int i = 0; i < threads; i++) {
+                        attempts.add(racers.submit(() -> {
+                            go.await();
+                            return onStrict.acquire(resource, owner(), LONG);
+                        }));
+                    }
+                    go.countDown();
+                    List<LockRecord> winners = new java.util.ArrayList<>();
+                    for (Future<java.util.Optional<LockRecord>> attempt : attempts) {
+                        attempt.get(60, TimeUnit.SECONDS).ifPresent(winners::add);
+                    }
+                    assertThat(winners).as("round %d", round).hasSize(1);
+                    assertThat(winners.get(0).token()).isGreaterThan(expired.token());
+                    assertThat(repository.find(resource)).contains(winners.get(0));
+                }
+                // Sustained contention: every thread takes and gives back one lock as fast as it can.
+                String contended = resource();
+                java.util.concurrent.atomic.AtomicInteger holders = new java.util.concurrent.atomic.AtomicInteger();
+                java.util.concurrent.atomic.AtomicInteger overlaps = new java.util.concurrent.atomic.AtomicInteger();
+                List<Future<Integer>> cycles = new java.util.ArrayList<>();
+                for (int i = 0; i < threads; i++) {
+                    cycles.add(racers.submit(() -> {
+                        int taken = 0;
+                        for (int cycle = 0; cycle < 40; cycle++) {
+                            String owner = owner();
+                            if (onStrict.acquire(contended, owner, LONG).isPresent()) {
+                                if (holders.incrementAndGet() > 1) {
+                                    overlaps.incrementAndGet();
+                                }
+                                holders.decrementAndGet();
+                                assertThat(onStrict.release(contended, owner))
+                                        .isEqualTo(io.distlock.core.LockResult.APPLIED);
+                                taken++;
+                            }
+                        }
+                        return taken;
+                    }));
+                }
+                int taken = 0;
+                for (Future<Integer> cycle : cycles) {
+                    taken += cycle.get(2, TimeUnit.MINUTES);
+                }
+                assertThat(overlaps).hasValue(0);
+                assertThat(taken).isPositive();
+            }
+            finally {
+                racers.shutdownNow();
+            }
+            List<Connection> all = new java.util.ArrayList<>();
+            try {
+                for (int i = 0; i < threads; i++) {
+                    all.add(strict.getConnection());
+                }
+                assertThat(all).as("every connection of the pool is given back at its level")
+                        .allSatisfy(connection -> assertThat(connection.getTransactionIsolation()).isEqualTo(level));
+            }
+            finally {
+                for (Connection connection : all) {
+                    connection.close();
+                }
+            }
+        }
+    }
+
+    /** A small pool of its own on the database, opened up front. */
+    private HikariDataSource pool(String name, int size, java.util.function.Consumer<HikariConfig> customizer) {
+        HikariConfig config = new HikariConfig();
+        config.setJdbcUrl(database().url());
+        config.setUsername(database().user());
+        config.setPassword(database().password());
+        config.setMaximumPoolSize(size);
+        config.setMinimumIdle(size);
+        config.setPoolName(name + "-" + database().id());
+        customizer.accept(config);
+        return new HikariDataSource(config);
+    }
+
     // Isolation from the caller's transaction
 
     @Test
@@ -328,14 +432,7 @@ abstract class LockRepositoryFaultContractTests {
 
     @Test
     void aPoolHandingOutConnectionsWithAutocommitOffIsRefusedNamingIt() {
-        HikariConfig config = new HikariConfig();
-        config.setJdbcUrl(database().url());
-        config.setUsername(database().user());
-        config.setPassword(database().password());
-        config.setAutoCommit(false);
-        config.setMaximumPoolSize(1);
-        config.setPoolName("manual-commit-pool");
-        try (HikariDataSource manualCommit = new HikariDataSource(config)) {
+        try (HikariDataSource manualCommit = pool("manual-commit-pool", 1, config -> config.setAutoCommit(false))) {
             JdbcLockRepository refused = repositoryOn(manualCommit);
             assertThatThrownBy(refused::verifySchema).isInstanceOf(InvalidDataAccessApiUsageException.class)
                     .hasMessageContaining("manual-commit-pool").hasMessageContaining("autoCommit=true");

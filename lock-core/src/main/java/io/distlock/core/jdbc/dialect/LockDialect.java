@@ -206,6 +206,18 @@ public interface LockDialect {
     }
 
     /**
+     * Whether the lock statements, each run on its own in autocommit, keep their guarantees, without serialization
+     * failures, at a transaction isolation level. The repository runs them at {@code READ COMMITTED} on a connection
+     * whose level is any other, and sets the level back afterwards.
+     *
+     * @param level a {@link java.sql.Connection} {@code TRANSACTION_} constant
+     * @return {@code true} for {@code READ COMMITTED} by default
+     */
+    default boolean keepsGuaranteesAt(int level) {
+        return level == java.sql.Connection.TRANSACTION_READ_COMMITTED;
+    }
+
+    /**
      * Reads an instant column.
      *
      * @param rs the result set

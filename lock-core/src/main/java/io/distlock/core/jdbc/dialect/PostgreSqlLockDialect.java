@@ -1,5 +1,6 @@
 package io.distlock.core.jdbc.dialect;
 
+import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
@@ -82,6 +83,16 @@ final class PostgreSqlLockDialect implements LockDialect {
                 WHERE f.last_token <= EXCLUDED.last_token
                 RETURNING f.last_token
                 """.formatted(table);
+    }
+
+    /**
+     * {@code READ COMMITTED}, or {@code READ UNCOMMITTED}, which PostgreSQL runs as {@code READ COMMITTED}. At
+     * {@code REPEATABLE READ} and {@code SERIALIZABLE} a statement that meets a row another transaction changed after
+     * its snapshot fails with a serialization failure (40001), which contention makes frequent.
+     */
+    @Override
+    public boolean keepsGuaranteesAt(int level) {
+        return level == Connection.TRANSACTION_READ_COMMITTED || level == Connection.TRANSACTION_READ_UNCOMMITTED;
     }
 
     @Override
