@@ -88,6 +88,8 @@ public final class JdbcLockRepository implements LockRepository {
 
     private final LockStatements statements;
 
+    private final RenewalConnection renewals;
+
     private JdbcLockRepository(Builder builder, LockDialect dialect) {
         this.dialect = dialect;
         this.table = builder.table;
@@ -95,6 +97,7 @@ public final class JdbcLockRepository implements LockRepository {
         this.statementTimeout = builder.statementTimeout;
         this.executor = new StatementExecutor(builder.dataSource, table, builder.clock, dialect, statementTimeout);
         this.statements = new LockStatements(dialect, table, builder.timeSource, executor::bound);
+        this.renewals = new RenewalConnection(executor);
     }
 
     /**
@@ -222,7 +225,7 @@ public final class JdbcLockRepository implements LockRepository {
             List<LeaseKey> chunk = keys.subList(from, Math.min(keys.size(), from + batch));
             TimedStatement statement = statements.renewAll(chunk.size());
             Object[] args = LockStatements.renewAllArguments(ttlMillis, chunk);
-            List<LockRecord> records = executor.runAlone(RENEW, statement, connection -> {
+            List<LockRecord> records = renewals.run(RENEW, statement, connection -> {
                 if (statements.renewReturnsRow) {
                     return executor.queryAll(connection, statement, statements::record, args);
                 }
@@ -235,6 +238,20 @@ public final class JdbcLockRepository implements LockRepository {
             }
         }
         return renewed;
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>While reserved, the first {@link #renewAll} takes a connection and keeps it out of the pool for every
+     * renewal after it, so that the watchdog keeps leases alive even while the guarded work holds every other
+     * connection: size the pool for the guarded work's connections + 1. A reserved connection that fails is closed
+     * and replaced by the next renewal. When renewal cannot get a connection, that is told at WARN, naming the data
+     * source.
+     */
+    @Override
+    public void reserveForRenewals(boolean reserve) {
+        renewals.reserve(reserve);
     }
 
     @Override

@@ -115,9 +115,24 @@ final class StatementExecutor {
      *     of its own ({@link org.springframework.dao.InvalidDataAccessApiUsageException})
      */
     <T> T runAlone(String task, TimedStatement timed, SqlWork<T> work) {
+        return runAlone(task, timed, work, false);
+    }
+
+    /**
+     * As {@link #runAlone(String, TimedStatement, SqlWork)}; for lease renewals, a data source that cannot give a
+     * connection is also told at WARN, with how to size its pool.
+     */
+    <T> T runAlone(String task, TimedStatement timed, SqlWork<T> work, boolean renewal) {
         long start = System.nanoTime();
         for (int attempt = 1;; attempt++) {
-            try (OwnConnection own = open()) {
+            OwnConnection opened;
+            try {
+                opened = renewal ? openForRenewal() : open();
+            }
+            catch (SQLException ex) {
+                throw translate(task, timed.sql(), ex);
+            }
+            try (OwnConnection own = opened) {
                 try {
                     return work.run(own.connection());
                 }
@@ -301,8 +316,33 @@ final class StatementExecutor {
         return false;
     }
 
-    private OwnConnection open() throws SQLException {
+    /**
+     * Takes a connection of its own and prepares its session for lock statements.
+     *
+     * @return the connection, which gives itself back when closed
+     * @throws SQLException when the data source cannot give one
+     */
+    OwnConnection open() throws SQLException {
         return OwnConnection.open(own, sessions);
+    }
+
+    /**
+     * As {@link #open()}, for lease renewals: a data source that cannot give a connection, most likely a pool whose
+     * every connection guarded work holds, is told at WARN with how to size it.
+     *
+     * @return the connection
+     * @throws SQLException when the data source cannot give one
+     */
+    OwnConnection openForRenewal() throws SQLException {
+        try {
+            return open();
+        }
+        catch (SQLException ex) {
+            logger.warn("Lease renewal on {} could not get a connection from {}: {}. Leases run out unless a renewal "
+                    + "gets one in time: size the pool for the guarded work's connections + 1 for the lock watchdog",
+                    table, own.describe(), ex.getMessage());
+            throw ex;
+        }
     }
 
     /** Work on a connection. */
@@ -319,8 +359,14 @@ final class StatementExecutor {
         T read(ResultSet rs) throws SQLException;
     }
 
-    /** A pooled connection of its own, in autocommit, given back with the session settings it came in. */
-    private record OwnConnection(Connection connection, SessionSettings sessions, SessionSettings.Changes changes)
+    /**
+     * A pooled connection of its own, in autocommit, given back with the session settings it came in.
+     *
+     * @param connection the connection
+     * @param sessions what prepared its session
+     * @param changes what to set back
+     */
+    record OwnConnection(Connection connection, SessionSettings sessions, SessionSettings.Changes changes)
             implements AutoCloseable {
 
         static OwnConnection open(OwnConnections own, SessionSettings sessions) throws SQLException {

@@ -380,6 +380,168 @@ abstract class LockRepositoryFaultContractTests {
         return new HikariDataSource(config);
     }
 
+    // A connection kept for lease renewals
+
+    @Test
+    void leasesKeptAliveWhileGuardedWorkHoldsEveryOtherPooledConnectionAreNotLost() throws Exception {
+        Duration ttl = Duration.ofSeconds(1);
+        try (HikariDataSource small = pool("renewals", 2, config -> config.setConnectionTimeout(4000));
+                io.distlock.core.LockManager manager = io.distlock.core.LockManager.builder(repositoryOn(small)).build()) {
+            io.distlock.core.Lease first = manager.acquire(io.distlock.core.LockRequest.of(resource(), ttl)).orElseThrow();
+            io.distlock.core.Lease second = manager.acquire(io.distlock.core.LockRequest.of(resource(), ttl))
+                    .orElseThrow();
+            Instant firstExpiry = first.expiresAt();
+            Instant secondExpiry = second.expiresAt();
+            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5)).alias("the watchdog renewed both")
+                    .until(() -> first.expiresAt().isAfter(firstExpiry) && second.expiresAt().isAfter(secondExpiry));
+            java.util.concurrent.CountDownLatch workDone = new java.util.concurrent.CountDownLatch(1);
+            List<Future<Boolean>> work = List.of(calls.submit(() -> holdAConnection(small, workDone)),
+                    calls.submit(() -> holdAConnection(small, workDone)));
+            try {
+                org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5)).alias("guarded work holds the rest")
+                        .until(() -> small.getHikariPoolMXBean().getActiveConnections() == 2);
+                org.awaitility.Awaitility.await().alias("neither lease lost for three TTLs")
+                        .during(ttl.multipliedBy(3)).atMost(ttl.multipliedBy(4)).pollInterval(Duration.ofMillis(50))
+                        .until(() -> !first.isLost() && !second.isLost());
+            }
+            finally {
+                workDone.countDown();
+            }
+            for (Future<Boolean> held : work) {
+                held.get(10, TimeUnit.SECONDS);
+            }
+            assertThat(repository.find(first.resource()).map(LockRecord::owner)).contains(first.owner());
+            assertThat(repository.find(second.resource()).map(LockRecord::owner)).contains(second.owner());
+            assertThat(first.release()).isEqualTo(io.distlock.core.LockResult.APPLIED);
+            assertThat(second.release()).isEqualTo(io.distlock.core.LockResult.APPLIED);
+        }
+    }
+
+    @Test
+    void renewalThatCannotGetAConnectionTellsAtWarnHowToSizeThePool() throws Exception {
+        String resource = resource();
+        String owner = owner();
+        repository.acquire(resource, owner, LONG).orElseThrow();
+        List<LeaseKey> lease = List.of(new LeaseKey(resource, owner));
+        ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> warnings = listen();
+        try (HikariDataSource tiny = pool("sized-too-small", 1, config -> config.setConnectionTimeout(250))) {
+            JdbcLockRepository onTiny = repositoryOn(tiny);
+            try (Connection guardedWork = tiny.getConnection()) {
+                onTiny.reserveForRenewals(true);
+                assertThatThrownBy(() -> onTiny.renewAll(lease, LONG))
+                        .isInstanceOf(org.springframework.dao.DataAccessException.class);
+            }
+            assertThat(warnings.list).isNotEmpty().allSatisfy(event -> {
+                assertThat(event.getLevel()).isEqualTo(ch.qos.logback.classic.Level.WARN);
+                assertThat(event.getFormattedMessage()).contains("sized-too-small")
+                        .contains("guarded work's connections + 1 for the lock watchdog");
+            });
+            assertThat(onTiny.renewAll(lease, LONG)).as("renewed once a connection is free").containsOnlyKeys(lease);
+            assertThat(tiny.getHikariPoolMXBean().getActiveConnections()).as("kept for the next renewals")
+                    .isEqualTo(1);
+            onTiny.reserveForRenewals(false);
+            assertThat(tiny.getHikariPoolMXBean().getActiveConnections()).as("given back").isZero();
+        }
+        finally {
+            ((ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(StatementExecutor.class))
+                    .detachAppender(warnings);
+        }
+    }
+
+    @Test
+    void aReservedConnectionThatBreaksIsReplacedByTheNextRenewalAndEveryRenewalUsesIt() throws Exception {
+        String resource = resource();
+        String owner = owner();
+        repository.acquire(resource, owner, LONG).orElseThrow();
+        List<LeaseKey> lease = List.of(new LeaseKey(resource, owner));
+        try (HikariDataSource small = pool("breaking", 2, config -> { })) {
+            BreakableDataSource breakable = new BreakableDataSource(small);
+            JdbcLockRepository onBreakable = repositoryOn(breakable);
+            onBreakable.reserveForRenewals(true);
+            int before = breakable.taken();
+            assertThat(onBreakable.renewAll(lease, LONG)).containsOnlyKeys(lease);
+            assertThat(breakable.taken()).as("taken by the first renewal").isEqualTo(before + 1);
+            assertThat(small.getHikariPoolMXBean().getActiveConnections()).as("and kept").isEqualTo(1);
+            for (int i = 0; i < 3; i++) {
+                assertThat(onBreakable.renewAll(lease, LONG)).containsOnlyKeys(lease);
+            }
+            assertThat(breakable.taken()).as("every renewal on the reserved connection").isEqualTo(before + 1);
+            breakable.breakLast();
+            assertThatThrownBy(() -> onBreakable.renewAll(lease, LONG))
+                    .isInstanceOf(org.springframework.dao.DataAccessException.class);
+            assertThat(small.getHikariPoolMXBean().getActiveConnections()).as("the broken one was closed").isZero();
+            assertThat(onBreakable.renewAll(lease, LONG)).containsOnlyKeys(lease);
+            assertThat(breakable.taken()).as("a fresh one").isEqualTo(before + 2);
+            onBreakable.reserveForRenewals(false);
+            assertThat(small.getHikariPoolMXBean().getActiveConnections()).isZero();
+        }
+    }
+
+    private static boolean holdAConnection(DataSource pool, java.util.concurrent.CountDownLatch done)
+            throws Exception {
+        try (Connection connection = pool.getConnection()) {
+            connection.setAutoCommit(false);
+            try (PreparedStatement statement = connection.prepareStatement("SELECT 1")) {
+                statement.executeQuery().close();
+            }
+            done.await();
+            connection.rollback();
+            return true;
+        }
+        catch (SQLException ex) {
+            return false;
+        }
+    }
+
+    private static ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> listen() {
+        ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> appender =
+                new ch.qos.logback.core.read.ListAppender<>();
+        appender.start();
+        ((ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(StatementExecutor.class))
+                .addAppender(appender);
+        return appender;
+    }
+
+    /** A data source whose last connection handed out can be broken: its statements fail from then on. */
+    private static final class BreakableDataSource extends DelegatingDataSource {
+
+        private final java.util.concurrent.atomic.AtomicInteger taken = new java.util.concurrent.atomic.AtomicInteger();
+
+        private volatile java.util.concurrent.atomic.AtomicBoolean lastBroken = new java.util.concurrent.atomic.AtomicBoolean();
+
+        BreakableDataSource(DataSource target) {
+            super(target);
+        }
+
+        int taken() {
+            return taken.get();
+        }
+
+        void breakLast() {
+            lastBroken.set(true);
+        }
+
+        @Override
+        public Connection getConnection() throws SQLException {
+            Connection target = super.getConnection();
+            taken.incrementAndGet();
+            java.util.concurrent.atomic.AtomicBoolean broken = new java.util.concurrent.atomic.AtomicBoolean();
+            lastBroken = broken;
+            return (Connection) Proxy.newProxyInstance(Connection.class.getClassLoader(),
+                    new Class<?>[] {Connection.class}, (proxy, method, args) -> {
+                        if (broken.get() && method.getName().startsWith("prepare")) {
+                            throw new SQLException("Connection reset (simulated)", "08006");
+                        }
+                        try {
+                            return method.invoke(target, args);
+                        }
+                        catch (InvocationTargetException ex) {
+                            throw ex.getCause();
+                        }
+                    });
+        }
+    }
+
     // Isolation from the caller's transaction
 
     @Test

@@ -1,6 +1,5 @@
 package io.distlock.core.jdbc.dialect;
 
-import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
@@ -86,17 +85,6 @@ final class H2LockDialect implements LockDialect {
                 WHEN MATCHED AND f.last_token <= s.token THEN UPDATE SET last_token = s.token
                 WHEN NOT MATCHED THEN INSERT (name, last_token) VALUES (s.name, s.token))
                 """.formatted(table);
-    }
-
-    /**
-     * {@code READ COMMITTED}, {@code REPEATABLE READ} and {@code SERIALIZABLE}: each statement in autocommit is a
-     * transaction of its own, which waits for a row another transaction locked and then decides on its latest
-     * committed version.
-     */
-    @Override
-    public boolean keepsGuaranteesAt(int level) {
-        return level == Connection.TRANSACTION_READ_COMMITTED || level == Connection.TRANSACTION_REPEATABLE_READ
-                || level == Connection.TRANSACTION_SERIALIZABLE;
     }
 
     @Override
