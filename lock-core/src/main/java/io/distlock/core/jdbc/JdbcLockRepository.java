@@ -303,9 +303,12 @@ public final class JdbcLockRepository implements LockRepository {
     }
 
     /**
-     * Checks that the lock table, its columns and its token sequence exist.
+     * Checks that the lock table, its columns and its token sequence exist, and that the columns have the types the
+     * guarantees rest on (timestamps with their zone or in UTC, a case-sensitive {@code resource} that is the
+     * primary key, a {@code bigint} token), as the dialect judges them.
      *
-     * @throws LockTableMissingException when one is missing, saying how to create them
+     * @throws LockTableMissingException when one is missing or a column's type is wrong, naming the table, the
+     *     column, the type found and the type expected, and saying how to create them
      */
     @Override
     public void verifySchema() {

@@ -90,6 +90,23 @@ abstract class LockRepositoryFaultContractTests {
      */
     protected abstract boolean decidesUnderTheRowLock();
 
+    /**
+     * A lock table with its token sequence whose columns have types that break the guarantees, and what the schema
+     * check must say about it.
+     *
+     * @param table the table's name; the sequence is named after it
+     */
+    protected abstract WrongTable wronglyTypedTable(String table);
+
+    /**
+     * The DDL of a wrongly typed lock table and the parts of the message that refuses it.
+     *
+     * @param script {@code ;}-separated statements creating the table and its sequence
+     * @param messageParts what the message must name: columns, types found, types expected
+     */
+    protected record WrongTable(String script, List<String> messageParts) {
+    }
+
     @BeforeAll
     void createTable() {
         table = database().createLockTable();
@@ -685,6 +702,48 @@ abstract class LockRepositoryFaultContractTests {
         }
         catch (SQLException ex) {
             throw new IllegalStateException(ex);
+        }
+    }
+
+    // Column types the guarantees rest on
+
+    @Test
+    void theShippedScriptPassesTheSchemaCheck() {
+        repository.verifySchema();
+    }
+
+    @Test
+    void aLockTableWithColumnTypesThatBreakTheGuaranteesIsRefusedNamingTableColumnAndTypes() {
+        LockTableName wrong = new LockTableName("dl_wrong_" + UUID.randomUUID().toString().substring(0, 8));
+        WrongTable table = wronglyTypedTable(wrong.value());
+        database().executeScript(table.script());
+        try {
+            JdbcLockRepository onWrong = JdbcLockRepository.builder(database().dataSource()).tableName(wrong.value())
+                    .dialect(database().dialect()).build();
+            assertThatThrownBy(onWrong::verifySchema).isInstanceOf(LockTableMissingException.class)
+                    .hasMessageContaining("Lock table '" + wrong + "'")
+                    .hasMessageContaining("break the lock's guarantees")
+                    .satisfies(ex -> assertThat(ex.getMessage()).contains(table.messageParts()));
+        }
+        finally {
+            database().dropLockTable(wrong);
+        }
+    }
+
+    @Test
+    void aLockTableWhoseResourceIsNotAUniqueKeyIsRefused() {
+        LockTableName wrong = new LockTableName("dl_nokey_" + UUID.randomUUID().toString().substring(0, 8));
+        String script = LockSchema.script(database().dialect(), wrong).replace(" PRIMARY KEY", "");
+        assertThat(script).isNotEqualTo(LockSchema.script(database().dialect(), wrong));
+        database().executeScript(script);
+        try {
+            JdbcLockRepository onWrong = JdbcLockRepository.builder(database().dataSource()).tableName(wrong.value())
+                    .dialect(database().dialect()).build();
+            assertThatThrownBy(onWrong::verifySchema).isInstanceOf(LockTableMissingException.class)
+                    .hasMessageContaining("resource is '").hasMessageContaining("unique on its own");
+        }
+        finally {
+            database().dropLockTable(wrong);
         }
     }
 

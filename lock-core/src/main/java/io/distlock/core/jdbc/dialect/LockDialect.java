@@ -218,6 +218,29 @@ public interface LockDialect {
     }
 
     /**
+     * A query describing the lock table's columns, so that the start-up check can refuse a table whose types break
+     * the guarantees (a timestamp without its zone, a case-insensitive key, no unique key on {@code resource}).
+     * Parameters: the schema, or {@code null} for the session's current one, and the table name, both as configured.
+     * One row per column: its name, then a description of its type as {@link #expectedColumnType} judges it.
+     *
+     * @return the query; {@code null} (the default) to check no types
+     */
+    default @Nullable String columnTypesQuery() {
+        return null;
+    }
+
+    /**
+     * Judges a lock table column's type, as {@link #columnTypesQuery()} describes it.
+     *
+     * @param column the column's name, in lower case
+     * @param found the type's description
+     * @return {@code null} when the type keeps the guarantees; otherwise the type expected, for the message
+     */
+    default @Nullable String expectedColumnType(String column, String found) {
+        return null;
+    }
+
+    /**
      * Reads an instant column.
      *
      * @param rs the result set

@@ -8,6 +8,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
+import java.util.regex.Pattern;
+
+import org.jspecify.annotations.Nullable;
 
 /**
  * MariaDB 10.6 and later: {@code INSERT … ON DUPLICATE KEY UPDATE … RETURNING}, whose assignments run left to right
@@ -20,6 +23,13 @@ import java.time.ZoneOffset;
 final class MariaDbLockDialect implements LockDialect {
 
     private static final String SET_STATEMENT = "SET STATEMENT ";
+
+    private static final Pattern DATETIME = Pattern.compile("datetime(?:\\((\\d)\\))?");
+
+    private static final Pattern BIGINT = Pattern.compile("bigint(?:\\(\\d+\\))?(?: unsigned)?");
+
+    private static final Pattern BINARY_TEXT = Pattern.compile(
+            "(?:varchar\\(\\d+\\) COLLATE \\w+_nopad_bin|varbinary\\(\\d+\\))(?: UNIQUE)?");
 
     @Override
     public String name() {
@@ -109,6 +119,46 @@ final class MariaDbLockDialect implements LockDialect {
     public boolean keepsGuaranteesAt(int level) {
         return level == Connection.TRANSACTION_READ_COMMITTED || level == Connection.TRANSACTION_REPEATABLE_READ
                 || level == Connection.TRANSACTION_SERIALIZABLE;
+    }
+
+    /**
+     * {@code COLUMN_TYPE}, followed by {@code COLLATE <name>} for a character column and {@code UNIQUE} for a column
+     * that is a unique key on its own.
+     */
+    @Override
+    public String columnTypesQuery() {
+        return """
+                SELECT c.COLUMN_NAME, CONCAT(c.COLUMN_TYPE,
+                    IF(c.COLLATION_NAME IS NULL, '', CONCAT(' COLLATE ', c.COLLATION_NAME)),
+                    IF(EXISTS (SELECT 1 FROM information_schema.STATISTICS s
+                            WHERE s.TABLE_SCHEMA = c.TABLE_SCHEMA AND s.TABLE_NAME = c.TABLE_NAME AND s.NON_UNIQUE = 0
+                            AND s.COLUMN_NAME = c.COLUMN_NAME AND s.SEQ_IN_INDEX = 1
+                            AND NOT EXISTS (SELECT 1 FROM information_schema.STATISTICS o
+                                WHERE o.TABLE_SCHEMA = s.TABLE_SCHEMA AND o.TABLE_NAME = s.TABLE_NAME
+                                AND o.INDEX_NAME = s.INDEX_NAME AND o.SEQ_IN_INDEX = 2)), ' UNIQUE', ''))
+                FROM information_schema.COLUMNS c
+                WHERE c.TABLE_SCHEMA = COALESCE(?, DATABASE()) AND c.TABLE_NAME = ?
+                """;
+    }
+
+    /**
+     * {@code DATETIME} of at least millisecond precision holding UTC ({@code TIMESTAMP} converts through the session's
+     * time zone), and for {@code resource} and {@code owner} a binary no-pad collation, so that {@code 'job'},
+     * {@code 'Job'} and {@code 'job '} are different names and owners.
+     */
+    @Override
+    public @Nullable String expectedColumnType(String column, String found) {
+        return switch (column) {
+            case "acquired_at", "expires_at" -> ColumnTypes.precision(found, DATETIME) >= 3 ? null
+                    : "datetime(6) (DATETIME of at least millisecond precision, holding UTC)";
+            case "token" -> BIGINT.matcher(found).matches() ? null : "bigint";
+            case "resource" -> BINARY_TEXT.matcher(found).matches() && found.endsWith(" UNIQUE") ? null
+                    : "varchar(255) COLLATE utf8mb4_nopad_bin (a binary no-pad collation), unique on its own (the "
+                            + "primary key)";
+            case "owner" -> BINARY_TEXT.matcher(found).matches() && !found.endsWith(" UNIQUE") ? null
+                    : "varchar(255) COLLATE utf8mb4_nopad_bin (a binary no-pad collation)";
+            default -> null;
+        };
     }
 
     @Override

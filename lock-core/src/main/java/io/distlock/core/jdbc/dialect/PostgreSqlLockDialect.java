@@ -6,6 +6,9 @@ import java.sql.SQLException;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.util.regex.Pattern;
+
+import org.jspecify.annotations.Nullable;
 
 /**
  * PostgreSQL 12 and later: {@code INSERT … ON CONFLICT DO UPDATE … WHERE … RETURNING}, atomic under READ COMMITTED,
@@ -13,6 +16,10 @@ import java.time.ZoneOffset;
  * start of a transaction.
  */
 final class PostgreSqlLockDialect implements LockDialect {
+
+    private static final Pattern TIMESTAMPTZ = Pattern.compile("timestamp(?:\\((\\d)\\))? with time zone");
+
+    private static final Pattern TEXT = Pattern.compile("(?:character varying(?:\\(\\d+\\))?|text)(?: UNIQUE)?");
 
     @Override
     public String name() {
@@ -93,6 +100,37 @@ final class PostgreSqlLockDialect implements LockDialect {
     @Override
     public boolean keepsGuaranteesAt(int level) {
         return level == Connection.TRANSACTION_READ_COMMITTED || level == Connection.TRANSACTION_READ_UNCOMMITTED;
+    }
+
+    /**
+     * {@code format_type}, followed by {@code COLLATE <name>} for a nondeterministic collation and {@code UNIQUE} for
+     * a column that is a unique key on its own.
+     */
+    @Override
+    public String columnTypesQuery() {
+        return """
+                SELECT a.attname, format_type(a.atttypid, a.atttypmod)
+                    || CASE WHEN c.collisdeterministic = false THEN ' COLLATE ' || c.collname ELSE '' END
+                    || CASE WHEN EXISTS (SELECT 1 FROM pg_index i WHERE i.indrelid = a.attrelid AND i.indisunique
+                            AND i.indnkeyatts = 1 AND i.indkey[0] = a.attnum) THEN ' UNIQUE' ELSE '' END
+                FROM pg_attribute a LEFT JOIN pg_collation c ON c.oid = a.attcollation
+                WHERE a.attrelid = CAST(COALESCE(CAST(? AS text) || '.', '') || CAST(? AS text) AS regclass)
+                    AND a.attnum > 0 AND NOT a.attisdropped
+                """;
+    }
+
+    @Override
+    public @Nullable String expectedColumnType(String column, String found) {
+        return switch (column) {
+            case "acquired_at", "expires_at" -> ColumnTypes.precision(found, TIMESTAMPTZ) >= 3 ? null
+                    : "timestamp with time zone (timestamptz) of at least millisecond precision";
+            case "token" -> found.equals("bigint") ? null : "bigint";
+            case "resource" -> TEXT.matcher(found).matches() && found.endsWith(" UNIQUE") ? null
+                    : "character varying with a deterministic collation, unique on its own (the primary key)";
+            case "owner" -> TEXT.matcher(found).matches() && !found.contains(" COLLATE ") ? null
+                    : "character varying with a deterministic collation";
+            default -> null;
+        };
     }
 
     @Override
