@@ -151,13 +151,14 @@ public final class DistributedLockAutoConfiguration {
         @Bean
         @ConditionalOnMissingBean(LockRepository.class)
         JdbcLockRepository lockRepository(DataSource dataSource, DistributedLockProperties properties,
-                ObjectProvider<LockDialect> lockDialect) {
+                ObjectProvider<DistributedLockJdbcProperties> jdbcProperties, ObjectProvider<LockDialect> lockDialect) {
             LockDatabaseProbe probe = new LockDatabaseProbe(dataSource);
             Exception failure = probe.tryConnect();
             if (failure != null) {
                 throw probe.unreachable("set up the lock repository", failure, START_OR_LAZY);
             }
-            return jdbcLockRepository(dataSource, properties, configuredDialect(properties, lockDialect));
+            return jdbcLockRepository(dataSource, properties, jdbcProperties,
+                    configuredDialect(properties, lockDialect));
         }
     }
 
@@ -174,7 +175,7 @@ public final class DistributedLockAutoConfiguration {
         @Bean
         @ConditionalOnMissingBean(LockRepository.class)
         LockRepository lockRepository(DataSource dataSource, DistributedLockProperties properties,
-                ObjectProvider<LockDialect> lockDialect) {
+                ObjectProvider<DistributedLockJdbcProperties> jdbcProperties, ObjectProvider<LockDialect> lockDialect) {
             LockDatabaseProbe probe = new LockDatabaseProbe(dataSource);
             LockDialect dialect = configuredDialect(properties, lockDialect);
             if (dialect == null) {
@@ -186,7 +187,8 @@ public final class DistributedLockAutoConfiguration {
                     throw dialectRequired(probe, failure);
                 }
             }
-            return new SchemaCheckingLockRepository(jdbcLockRepository(dataSource, properties, dialect));
+            return new SchemaCheckingLockRepository(
+                    jdbcLockRepository(dataSource, properties, jdbcProperties, dialect));
         }
     }
 
@@ -213,13 +215,14 @@ public final class DistributedLockAutoConfiguration {
     }
 
     private static JdbcLockRepository jdbcLockRepository(DataSource dataSource, DistributedLockProperties properties,
-            @Nullable LockDialect dialect) {
+            ObjectProvider<DistributedLockJdbcProperties> jdbcProperties, @Nullable LockDialect dialect) {
         return JdbcLockRepository.builder(dataSource)
             .tableName(properties.getTableName())
             .dialect(dialect)
             .timeSource(properties.getTimeSource())
             .maxTtl(LockArguments.requireDuration("distributed-lock.max-ttl", properties.getMaxTtl(),
                     LockArguments.MIN_TTL, LockRequest.MAX_DURATION))
+            .statementTimeout(jdbcProperties.getIfAvailable(DistributedLockJdbcProperties::new).getStatementTimeout())
             .build();
     }
 
