@@ -1,23 +1,27 @@
 #!/usr/bin/env bash
-# Multi-process torture test of distlock with fault injection, on one database.
+# Multi-process torture test of distlock with fault injection, on one database or on Redis.
 #
-#   scripts/torture.sh --db h2|postgresql|mariadb [--workload locks|slots] [--processes P] [--seconds S]
-#                      [--faults kill,pause,disconnect,skew|none] [--threads N] [--locks N] [--ttl-ms MS] [--rebuild]
+#   scripts/torture.sh --db h2|postgresql|mariadb|redis [--workload locks|slots] [--processes P] [--seconds S]
+#                      [--faults kill,pause,disconnect,skew,pool,rowlock|none] [--threads N] [--locks N] [--ttl-ms MS]
+#                      [--rebuild]
 #
-# Defaults: the locks workload, 4 worker JVMs, 60 seconds, all four faults, 3 threads per worker, 3 locks, a 2000 ms
-# TTL; allow 30 s or more for kill, pause and disconnect to be injected at least once each. --workload slots runs
-# LockManager.runOncePerSlot instead: every worker runs 3 jobs (--locks N) every 2 s of a slot clock of its own,
-# offset by up to ±3 s, under kill and pause by default (skew does not apply), and the checker ends with the SLOTS
-# line. One run per database and workload at a time: a run drops and recreates its workload's tables (torture_* for
-# locks, torture_slot_* for slots). Builds lock-core, lock-test-support and lock-torture with ./mvnw when the
-# torture jar is missing or older than their sources. Connects to 127.0.0.1 only: the H2 case serves an in-memory database from the controller's JVM over an H2 TCP server; the
-# PostgreSQL and MariaDB cases use the local servers of the tests (DISTLOCK_TEST_*_URL/USER/PASSWORD override them).
+# Defaults: the locks workload, 4 worker JVMs, 60 seconds, every fault (on Redis kill, pause and disconnect), 3 threads
+# per worker, 3 locks, a 2000 ms TTL, a 1 s statement timeout; allow 40 s or more for every fault to be injected at
+# least once. --db redis keeps the locks in the local Redis under a key prefix of the run's own (deleted at the end)
+# and the counter and fenced ledger in the controller's H2 database. --workload slots runs LockManager.runOncePerSlot
+# instead: every worker runs 3 jobs (--locks N) every 2 s of a slot clock of its own, offset by up to ±3 s, under kill
+# and pause by default (skew, pool and rowlock do not apply), and the checker ends with the SLOTS line. One run per
+# database and workload at a time: a run drops and recreates its workload's tables (torture_* for locks,
+# torture_slot_* for slots). Builds lock-core, lock-test-support, lock-redis and lock-torture with ./mvnw when the
+# torture jar is missing or older than their sources. Connects to 127.0.0.1 only: the H2 and Redis cases serve an
+# in-memory database from the controller's JVM over an H2 TCP server; the PostgreSQL and MariaDB cases use the local
+# servers of the tests (DISTLOCK_TEST_*_URL/USER/PASSWORD override them), Redis the tests' DISTLOCK_TEST_REDIS_URL.
 # Worker logs go to lock-torture/target/torture/<db>-<time>/. Exits with the checker's status: 0 every criterion
 # held, 1 one failed, 2 the run could not be carried out.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-usage() { sed -n '4,5p' "$0" | sed 's/^#//'; }
+usage() { sed -n '4,6p' "$0" | sed 's/^#//'; }
 die() { echo "torture.sh: $*" >&2; usage >&2; exit 2; }
 
 db=""
@@ -40,10 +44,15 @@ while [ $# -gt 0 ]; do
     *) die "unknown option '$1'" ;;
   esac
 done
-case "$db" in h2|postgresql|mariadb) ;; *) die "--db must be h2, postgresql or mariadb" ;; esac
+case "$db" in h2|postgresql|mariadb|redis) ;; *) die "--db must be h2, postgresql, mariadb or redis" ;; esac
 case "$seconds" in ''|*[!0-9]*) die "--seconds needs a whole number" ;; esac
-case "$workload" in locks) faults=${faults:-kill,pause,disconnect,skew} ;; slots) faults=${faults:-kill,pause} ;;
-  *) die "--workload must be locks or slots" ;; esac
+case "$workload:$db" in
+  locks:redis) faults=${faults:-kill,pause,disconnect} ;;
+  locks:*) faults=${faults:-kill,pause,disconnect,skew,pool,rowlock} ;;
+  slots:redis) die "--workload slots runs on h2, postgresql or mariadb" ;;
+  slots:*) faults=${faults:-kill,pause} ;;
+  *) die "--workload must be locks or slots" ;;
+esac
 
 jar=lock-torture/target/lock-torture-0.1.0-SNAPSHOT.jar
 classpath_file=lock-torture/target/torture.classpath
@@ -58,19 +67,15 @@ needs_build() {
   local reference="$jar" entry entries
   [ "$stamp" -nt "$jar" ] && reference="$stamp"
   [ -z "$(find lock-core/src/main lock-core/pom.xml lock-test-support/src/main lock-test-support/pom.xml \
-    lock-torture/src/main lock-torture/pom.xml pom.xml -newer "$reference" -print -quit)" ] || return 0
+    lock-redis/src/main lock-redis/pom.xml lock-torture/src/main lock-torture/pom.xml pom.xml -newer "$reference" \
+    -print -quit)" ] || return 0
   IFS=: read -r -a entries < "$classpath_file"
   for entry in "${entries[@]}"; do [ -e "$entry" ] || return 0; done
   return 1
 }
 if needs_build; then
-  echo "torture.sh: building lock-core, lock-test-support and lock-torture"
-  if grep -q '<module>lock-torture</module>' pom.xml; then
-    ./mvnw -B -q -pl lock-torture -am package -DskipTests
-  else
-    ./mvnw -B -q -pl lock-core,lock-test-support install -DskipTests
-    ./mvnw -B -q -f lock-torture/pom.xml package -DskipTests
-  fi
+  echo "torture.sh: building lock-core, lock-test-support, lock-redis and lock-torture"
+  ./mvnw -B -q -pl lock-torture -am package -DskipTests
   touch "$stamp"
 fi
 

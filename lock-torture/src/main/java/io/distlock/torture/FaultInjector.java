@@ -9,22 +9,30 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 
 import javax.sql.DataSource;
 
+import io.distlock.core.LockRecord;
+import io.distlock.core.LockRepository;
 import io.distlock.core.jdbc.dialect.LockDialect;
 import io.distlock.testsupport.TestDatabase;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
 /**
- * Injects the dynamic faults in turn (kill, pause, disconnect) while the workers run, each aimed at a worker that
- * holds a lock at that moment, and records them in a {@link FaultLog}. Clock skew is applied when workers start.
+ * Injects the dynamic faults in turn (kill, pause, disconnect, pool, rowlock) while the workers run, each aimed at a
+ * worker that holds a lock at that moment, and records them in a {@link FaultLog}. Clock skew is applied when workers
+ * start. Times of kills and takeovers are on the lock store's clock; every other time is on the clock of the
+ * database that holds the protected resources, which the workers' sections are recorded by.
  */
 final class FaultInjector {
 
@@ -40,20 +48,36 @@ final class FaultInjector {
 
     private final DataSource admin;
 
+    private final LockView locks;
+
     private final WorkerPool workers;
 
     private final @Nullable H2TcpServer h2;
 
+    private final @Nullable LettuceConnectionFactory redis;
+
+    private final @Nullable LockRepository probe;
+
     private final FaultLog log;
 
-    FaultInjector(TortureOptions options, DataSource admin, WorkerPool workers, @Nullable H2TcpServer h2,
+    private int rowLockCount;
+
+    /**
+     * @param probe the controller's own repository on the lock table, with the workers' statement timeout, for the
+     *     acquires it tries while rows are stalled; {@code null} on Redis
+     */
+    FaultInjector(TortureOptions options, DataSource admin, LockView locks, WorkerPool workers,
+            @Nullable H2TcpServer h2, @Nullable LettuceConnectionFactory redis, @Nullable LockRepository probe,
             FaultLog log) {
         this.options = options;
         this.database = options.database();
         this.dialect = database.dialect();
         this.admin = admin;
+        this.locks = locks;
         this.workers = workers;
         this.h2 = h2;
+        this.redis = redis;
+        this.probe = probe;
         this.log = log;
     }
 
@@ -67,6 +91,8 @@ final class FaultInjector {
                 case KILL -> kill();
                 case PAUSE -> pause();
                 case DISCONNECT -> disconnect();
+                case POOL -> pool();
+                case ROWLOCK -> rowLock();
                 default -> throw new IllegalStateException();
             }
             Thread.sleep(1500 + ThreadLocalRandom.current().nextInt(1000));
@@ -85,9 +111,9 @@ final class FaultInjector {
         }
         WorkerProcess victim = holder.get().worker();
         victim.kill();
-        Instant killedAt = databaseNow();
+        Instant killedAt = locks.now();
         Map<String, Long> held = new HashMap<>();
-        for (LockRow row : liveLocks()) {
+        for (LockView.LockRow row : locks.live()) {
             if (row.owner().startsWith(victim.name() + ":")) {
                 held.put(row.resource(), row.token());
             }
@@ -103,15 +129,15 @@ final class FaultInjector {
     }
 
     /**
-     * Polls the lock rows until every lock of the killed worker has a new holder, taking the new holder's
-     * {@code acquired_at}: the first one seen, so a holder that came and went unseen can only make it later.
+     * Polls the locks until every lock of the killed worker has a new holder, taking the new holder's acquisition
+     * time: the first one seen, so a holder that came and went unseen can only make it later.
      */
     private List<FaultLog.Takeover> awaitTakeovers(Map<String, Long> held, Instant killedAt)
             throws SQLException, InterruptedException {
         Map<String, FaultLog.Takeover> done = new HashMap<>();
         long deadline = System.nanoTime() + options.ttl().plusSeconds(10).toNanos();
         while (done.size() < held.size() && System.nanoTime() < deadline) {
-            for (LockRow row : allLocks()) {
+            for (LockView.LockRow row : locks.all()) {
                 Long killedToken = held.get(row.resource());
                 if (killedToken != null && row.token() != killedToken && !done.containsKey(row.resource())) {
                     done.put(row.resource(), new FaultLog.Takeover(row.resource(), killedToken, row.token(),
@@ -137,7 +163,7 @@ final class FaultInjector {
         }
         WorkerProcess victim = holder.get().worker();
         workers.markPaused(victim, true);
-        Instant from = databaseNow();
+        Instant from = ledgerNow();
         try {
             victim.signal("STOP");
             Thread.sleep(options.pauseLength().toMillis());
@@ -146,7 +172,7 @@ final class FaultInjector {
             victim.signal("CONT");
             workers.markPaused(victim, false);
         }
-        Instant to = databaseNow();
+        Instant to = ledgerNow();
         log.add(new FaultLog.Pause(victim.name(), victim.pid(), from, to));
         say("pause " + victim.name() + " (holding " + holder.get().resource() + " token " + holder.get().token()
                 + ") for " + Duration.between(from, to).toMillis() + " ms");
@@ -161,24 +187,153 @@ final class FaultInjector {
         WorkerProcess victim = holder.get().worker();
         int sessions;
         String target = victim.name();
-        switch (database) {
-            case POSTGRESQL -> sessions = queryInt("SELECT COUNT(*) FILTER (WHERE pg_terminate_backend(pid)) "
-                    + "FROM pg_stat_activity WHERE application_name = ?", victim.name());
-            case MARIADB -> sessions = killMariaDbSessions(victim.pid());
-            case H2 -> {
-                sessions = queryInt("SELECT COUNT(*) FROM INFORMATION_SCHEMA.SESSIONS "
-                        + "WHERE CLIENT_ADDR IS NOT NULL AND 1 = ?", 1);
-                target = "all";
-                if (h2 != null) {
-                    h2.restart();
-                }
-            }
-            default -> throw new IllegalStateException();
+        if (redis != null) {
+            sessions = RedisTarget.killClients(redis, victim.name());
         }
-        Instant at = databaseNow();
+        else {
+            switch (database) {
+                case POSTGRESQL -> sessions = queryInt("SELECT COUNT(*) FILTER (WHERE pg_terminate_backend(pid)) "
+                        + "FROM pg_stat_activity WHERE application_name = ?", victim.name());
+                case MARIADB -> sessions = killMariaDbSessions(victim.pid());
+                case H2 -> {
+                    sessions = queryInt("SELECT COUNT(*) FROM INFORMATION_SCHEMA.SESSIONS "
+                            + "WHERE CLIENT_ADDR IS NOT NULL AND 1 = ?", 1);
+                    target = "all";
+                    if (h2 != null) {
+                        h2.restart();
+                    }
+                }
+                default -> throw new IllegalStateException();
+            }
+        }
+        Instant at = ledgerNow();
         log.add(new FaultLog.Disconnect(target, at, sessions));
         say("disconnect " + target + " (" + victim.name() + " holds " + holder.get().resource() + "): " + sessions
-                + " sessions cut");
+                + (redis != null ? " Redis connections" : " sessions") + " cut");
+    }
+
+    /**
+     * Tells the lock holder that holds the most locks to hold its pool: each guarded section it runs or starts within
+     * {@link TortureOptions#poolWindow()} goes on, once its lease has been renewed, to take every connection left in
+     * the pool and hold them in open transactions for longer than the TTL. Waits until those sections gave their
+     * connections back.
+     */
+    private void pool() throws SQLException, InterruptedException {
+        Optional<Holder> holder = findBusiestHolder();
+        if (holder.isEmpty()) {
+            log.skip(Fault.POOL);
+            return;
+        }
+        WorkerProcess victim = holder.get().worker();
+        long startedBefore = victim.count(" EVENT HOGGING ");
+        long endedBefore = victim.count(" EVENT HOG ");
+        Instant from = ledgerNow();
+        long start = System.nanoTime();
+        victim.command("hog " + options.poolWindow().toMillis());
+        long latest = start + options.poolWindow().plus(options.ttl()).plus(options.poolHold()).plusSeconds(2)
+                .toNanos();
+        long windowEnd = start + options.poolWindow().toNanos();
+        while (System.nanoTime() - latest < 0 && victim.isAlive()) {
+            Thread.sleep(50);
+            long started = victim.count(" EVENT HOGGING ") - startedBefore;
+            long ended = victim.count(" EVENT HOG ") - endedBefore;
+            if (System.nanoTime() - windowEnd > 0 && started > 0 && ended >= started) {
+                break;
+            }
+        }
+        int holding = (int) (victim.count(" EVENT HOGGING ") - startedBefore);
+        Instant to = ledgerNow();
+        if (holding == 0) {
+            log.skip(Fault.POOL);
+            say("pool " + victim.name() + ": no guarded section held the pool");
+            return;
+        }
+        log.add(new FaultLog.PoolHog(victim.name(), victim.pid(), from, to, holding));
+        say("pool " + victim.name() + " (holding " + holder.get().leases() + " locks): " + holding
+                + " guarded sections held every free connection of its pool for " + options.poolHold().toMillis()
+                + " ms, for " + Duration.between(from, to).toMillis() + " ms in all");
+    }
+
+    /**
+     * Locks the row of a lock that the busiest holder holds, and on every other turn the row of another lock as well,
+     * with {@code SELECT … FOR UPDATE} in a transaction of the controller's own; meanwhile tries to acquire each of
+     * them with the workers' statement timeout; commits after {@link TortureOptions#rowLockLength()}.
+     */
+    private void rowLock() throws SQLException, InterruptedException {
+        Optional<Holder> holder = findBusiestHolder();
+        if (holder.isEmpty() || probe == null) {
+            log.skip(Fault.ROWLOCK);
+            return;
+        }
+        List<String> resources = new ArrayList<>(List.of(holder.get().resource()));
+        if (rowLockCount++ % 2 == 1) {
+            List<String> others = new ArrayList<>();
+            for (int i = 0; i < options.locks(); i++) {
+                String lock = TortureSchema.lockName(i);
+                if (!holder.get().locks().contains(lock)) {
+                    others.add(lock);
+                }
+            }
+            if (!others.isEmpty()) {
+                resources.add(others.get(ThreadLocalRandom.current().nextInt(others.size())));
+            }
+        }
+        List<FaultLog.Probe> probes = new ArrayList<>();
+        Instant from;
+        Instant to;
+        int locked = 0;
+        try (Connection connection = admin.getConnection()) {
+            connection.setAutoCommit(false);
+            try {
+                from = ledgerNow();
+                long start = System.nanoTime();
+                String marks = resources.stream().map(r -> "?").collect(Collectors.joining(", "));
+                try (PreparedStatement statement = connection.prepareStatement("SELECT resource FROM "
+                        + options.workload().lockTable() + " WHERE resource IN (" + marks + ") FOR UPDATE")) {
+                    for (int i = 0; i < resources.size(); i++) {
+                        statement.setString(i + 1, resources.get(i));
+                    }
+                    try (ResultSet rs = statement.executeQuery()) {
+                        while (rs.next()) {
+                            locked++;
+                        }
+                    }
+                }
+                for (String resource : resources) {
+                    probes.add(probe(resource));
+                }
+                long end = start + options.rowLockLength().toNanos();
+                while (System.nanoTime() - end < 0) {
+                    Thread.sleep(Math.max(1, Math.min(50, TimeUnit.NANOSECONDS.toMillis(end - System.nanoTime()))));
+                }
+            }
+            finally {
+                connection.commit();
+            }
+            to = ledgerNow();
+        }
+        log.add(new FaultLog.RowLock(List.copyOf(resources), holder.get().worker().name(),
+                holder.get().worker().pid(), holder.get().leases(), from, to, List.copyOf(probes)));
+        say("rowlock " + resources + " (" + locked + " rows; " + holder.get().worker().name() + " held "
+                + holder.get().leases() + " locks) for " + Duration.between(from, to).toMillis() + " ms; acquires "
+                + probes.stream().map(p -> p.resource() + (p.acquired() ? " ACQUIRED" : " not acquired") + " in "
+                        + p.millis() + " ms" + (p.failure() != null ? " (" + p.failure() + ")" : "")).toList());
+    }
+
+    private FaultLog.Probe probe(String resource) {
+        LockRepository repository = java.util.Objects.requireNonNull(probe, "probe");
+        String owner = "torture-controller:probe-" + rowLockCount;
+        long start = System.nanoTime();
+        try {
+            Optional<LockRecord> acquired = repository.acquire(resource, owner, options.ttl());
+            long millis = (System.nanoTime() - start) / 1_000_000;
+            acquired.ifPresent(record -> repository.release(resource, owner));
+            return new FaultLog.Probe(resource, millis, acquired.isPresent(), null);
+        }
+        catch (RuntimeException ex) {
+            return new FaultLog.Probe(resource, (System.nanoTime() - start) / 1_000_000, false,
+                    ex.getClass().getSimpleName() + ": " + ex.getMessage());
+        }
     }
 
     private int killMariaDbSessions(long pid) throws SQLException {
@@ -211,42 +366,52 @@ final class FaultInjector {
 
     /** A worker holding a live lock now, not paused; waits a little for one when none does. */
     private Optional<Holder> findHolder() throws SQLException, InterruptedException {
+        List<Holder> holders = holders();
+        return holders.isEmpty() ? Optional.empty()
+                : Optional.of(holders.get(ThreadLocalRandom.current().nextInt(holders.size())));
+    }
+
+    /**
+     * Of the workers holding live locks, one that holds the most: one holding two or more when one does within
+     * {@link #FIND_HOLDER}, so that the fault meets leases renewed together.
+     */
+    private Optional<Holder> findBusiestHolder() throws SQLException, InterruptedException {
         long deadline = System.nanoTime() + FIND_HOLDER.toNanos();
-        while (System.nanoTime() < deadline) {
-            List<Holder> holders = new ArrayList<>();
-            for (LockRow row : liveLocks()) {
-                workers.running(row.pid()).ifPresent(w -> holders.add(new Holder(w, row.resource(), row.token())));
-            }
-            if (!holders.isEmpty()) {
-                return Optional.of(holders.get(ThreadLocalRandom.current().nextInt(holders.size())));
+        Optional<Holder> busiest = Optional.empty();
+        do {
+            List<Holder> holders = new ArrayList<>(holders());
+            Collections.shuffle(holders);
+            busiest = holders.stream().max(java.util.Comparator.comparingInt(Holder::leases));
+            if (busiest.isPresent() && busiest.get().leases() >= 2) {
+                return busiest;
             }
             Thread.sleep(50);
         }
-        return Optional.empty();
+        while (System.nanoTime() < deadline);
+        return busiest;
     }
 
-    private List<LockRow> liveLocks() throws SQLException {
-        return locks(" WHERE expires_at > " + dialect.currentTimeExpression());
-    }
-
-    private List<LockRow> allLocks() throws SQLException {
-        return locks("");
-    }
-
-    private List<LockRow> locks(String where) throws SQLException {
-        List<LockRow> rows = new ArrayList<>();
-        try (Connection connection = admin.getConnection();
-                PreparedStatement statement = connection.prepareStatement(
-                        "SELECT resource, owner, token, acquired_at FROM " + options.workload().lockTable() + where);
-                ResultSet rs = statement.executeQuery()) {
-            while (rs.next()) {
-                rows.add(new LockRow(rs.getString(1), rs.getString(2), rs.getLong(3), dialect.readInstant(rs, 4)));
+    private List<Holder> holders() throws SQLException, InterruptedException {
+        long deadline = System.nanoTime() + FIND_HOLDER.toNanos();
+        while (System.nanoTime() < deadline) {
+            List<LockView.LockRow> live = locks.live();
+            Map<Long, List<String>> byPid = live.stream().collect(Collectors.groupingBy(LockView.LockRow::pid,
+                    Collectors.mapping(LockView.LockRow::resource, Collectors.toList())));
+            List<Holder> holders = new ArrayList<>();
+            for (LockView.LockRow row : live) {
+                workers.running(row.pid()).ifPresent(w -> holders.add(new Holder(w, row.resource(), row.token(),
+                        byPid.get(row.pid()))));
             }
+            if (!holders.isEmpty()) {
+                return holders;
+            }
+            Thread.sleep(50);
         }
-        return rows;
+        return List.of();
     }
 
-    private Instant databaseNow() throws SQLException {
+    /** The clock of the database that holds the protected resources and the workers' records. */
+    private Instant ledgerNow() throws SQLException {
         try (Connection connection = admin.getConnection();
                 PreparedStatement statement = connection.prepareStatement("SELECT " + dialect.currentTimeExpression());
                 ResultSet rs = statement.executeQuery()) {
@@ -270,22 +435,11 @@ final class FaultInjector {
         System.out.println("  " + Instant.now() + " " + message);
     }
 
-    /** A worker and one lock it holds. */
-    private record Holder(WorkerProcess worker, String resource, long token) {
-    }
+    /** A worker, one lock it holds, and every lock it holds. */
+    private record Holder(WorkerProcess worker, String resource, long token, List<String> locks) {
 
-    /** A row of the lock table; the owner starts with the worker's name, {@code w<slot>-<pid>:}. */
-    private record LockRow(String resource, String owner, long token, Instant acquiredAt) {
-
-        long pid() {
-            int colon = owner.indexOf(':');
-            int dash = owner.lastIndexOf('-', colon);
-            try {
-                return colon > 0 && dash > 0 ? Long.parseLong(owner.substring(dash + 1, colon)) : -1;
-            }
-            catch (NumberFormatException ex) {
-                return -1;
-            }
+        int leases() {
+            return locks.size();
         }
     }
 }

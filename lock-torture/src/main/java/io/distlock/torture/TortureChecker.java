@@ -34,6 +34,15 @@ import io.distlock.core.jdbc.dialect.LockDialect;
  * whose token is below one accepted before. The version is advanced under the head row's lock, independently of
  * the fencing table, so a broken fence shows up here.</li>
  * <li><b>Takeover</b>: from a kill to the next holder's acquisition of each lock the killed worker held.</li>
+ * <li><b>Pool</b>: leases the pool fault's worker lost while its guarded sections held its pooled connections, and
+ * for a TTL after: the watchdog's own connection must keep them all.</li>
+ * <li><b>Row locks</b>: the controller's acquires of a stalled lock must answer "not acquired" within the bound,
+ * and no lease of a lock whose row was not stalled may be lost while rows were stalled, and for a TTL after.</li>
+ * <li><b>Bounds</b>: no release (from the end of the work to the return of {@code runLocked}) and no acquire
+ * statement slower than the statement timeout plus {@link TortureOptions#CALL_MARGIN}, except in a worker that
+ * was stopped meanwhile.</li>
+ * <li><b>Lost leases</b>: every lease the lost-lease listener was told of is reported lost by the {@code runLocked}
+ * call that held it, once, and the other way round; each worker's own counts agree.</li>
  * </ul>
  */
 final class TortureChecker {
@@ -53,10 +62,15 @@ final class TortureChecker {
         this.out = out;
     }
 
+    /** Slack between the workers' wall clock and the database clock of the fault log, on one machine. */
+    private static final long CLOCK_SLACK_MILLIS = 250;
+
     /** The outcome: the figures of the final line and whether every criterion held. */
     record Verdict(boolean passed, int sections, long lostUpdates, long staleWritesAccepted, long staleWritesRefused,
             int kills, int pauses, int disconnects, long maxTakeoverMillis, long unexplainedOverlaps,
-            long orderViolations, long unexpected, String line) {
+            long orderViolations, long unexpected, int pools, int rowLocks, long maxReleaseMillis,
+            long lostUnderPool, long lostBesideStalledRows, long slowProbes, long slowCalls, long lostMiscounted,
+            String line) {
     }
 
     private record Section(String lock, long token, long pid, boolean leaseKnownLost, Instant startedAt,
@@ -180,9 +194,135 @@ final class TortureChecker {
                 .map(w -> w.name() + " exit " + w.exitCode()).toList();
         List<Long> skews = workers.stream().map(WorkerOutcome::skewMillis).toList();
 
+        // The new faults and the bounds, from the workers' events.
+        Map<WorkerOutcome, WorkerEvents> events = new java.util.LinkedHashMap<>();
+        workers.forEach(w -> events.put(w, WorkerEvents.of(w)));
+        long lateMillis = options.ttl().toMillis() + CLOCK_SLACK_MILLIS;
+        List<String> lostUnderPool = new ArrayList<>();
+        long hogsPastTtl = 0;
+        long exhausted = 0;
+        int maxHeld = 0;
+        int poolSize = 0;
+        for (FaultLog.PoolHog hog : faults.poolHogs()) {
+            for (Map.Entry<WorkerOutcome, WorkerEvents> worker : events.entrySet()) {
+                if (worker.getKey().pid() != hog.pid()) {
+                    continue;
+                }
+                for (WorkerEvents.Lost lost : worker.getValue().lost()) {
+                    if (within(lost.at(), hog.from(), hog.to().plusMillis(lateMillis))
+                            && !pausedAt(faults, hog.pid(), lost.at(), options)) {
+                        lostUnderPool.add(worker.getKey().name() + " lost " + lost.lease() + " at " + lost.at() + ": "
+                                + lost.detail());
+                    }
+                }
+                for (WorkerEvents.Hog section : worker.getValue().hogs()) {
+                    if (within(section.at(), hog.from(), hog.to().plusMillis(CLOCK_SLACK_MILLIS))) {
+                        hogsPastTtl += section.heldMillis() > options.ttl().toMillis() ? 1 : 0;
+                        exhausted += section.exhausted() ? 1 : 0;
+                        maxHeld = Math.max(maxHeld, section.connections());
+                        poolSize = Math.max(poolSize, section.poolSize());
+                    }
+                }
+            }
+        }
+        List<String> lostBesideStalledRows = new ArrayList<>();
+        long lostOnStalledRows = 0;
+        List<String> slowProbes = new ArrayList<>();
+        long maxProbeMillis = 0;
+        for (FaultLog.RowLock rowLock : faults.rowLocks()) {
+            for (FaultLog.Probe probe : rowLock.probes()) {
+                maxProbeMillis = Math.max(maxProbeMillis, probe.millis());
+                if (probe.acquired() || probe.failure() != null || probe.millis() > options.callBound().toMillis()) {
+                    slowProbes.add(probe.resource() + (probe.acquired() ? " ACQUIRED" : " not acquired") + " in "
+                            + probe.millis() + " ms" + (probe.failure() != null ? ": " + probe.failure() : ""));
+                }
+            }
+            for (Map.Entry<WorkerOutcome, WorkerEvents> worker : events.entrySet()) {
+                for (WorkerEvents.Lost lost : worker.getValue().lost()) {
+                    if (!within(lost.at(), rowLock.from(), rowLock.to().plusMillis(lateMillis))
+                            || pausedAt(faults, worker.getKey().pid(), lost.at(), options)) {
+                        continue;
+                    }
+                    if (rowLock.resources().contains(lost.resource())) {
+                        lostOnStalledRows++;
+                    }
+                    else {
+                        lostBesideStalledRows.add(worker.getKey().name() + " lost " + lost.lease() + " at "
+                                + lost.at() + " beside stalled " + rowLock.resources() + ": " + lost.detail());
+                    }
+                }
+            }
+        }
+        long callBound = options.callBound().toMillis();
+        long maxRelease = 0;
+        long maxAcquire = 0;
+        long releasesExcused = 0;
+        List<String> slowCalls = new ArrayList<>();
+        List<String> lostMiscounted = new ArrayList<>();
+        for (Map.Entry<WorkerOutcome, WorkerEvents> worker : events.entrySet()) {
+            WorkerOutcome outcome = worker.getKey();
+            WorkerEvents seen = worker.getValue();
+            Map<String, Long> done = seen.done();
+            if (done != null) {
+                long unreported = done.getOrDefault("max_release_ms", 0L);
+                if (unreported < 300) {
+                    maxRelease = Math.max(maxRelease, unreported);
+                }
+            }
+            for (WorkerEvents.TimedCall release : seen.releases()) {
+                if (stoppedDuring(faults, outcome.pid(), release)) {
+                    releasesExcused++;
+                    continue;
+                }
+                maxRelease = Math.max(maxRelease, release.millis());
+                if (release.millis() > callBound) {
+                    slowCalls.add(outcome.name() + " release " + release.detail());
+                }
+            }
+            for (WorkerEvents.TimedCall acquire : seen.acquires()) {
+                if (stoppedDuring(faults, outcome.pid(), acquire)) {
+                    continue;
+                }
+                maxAcquire = Math.max(maxAcquire, acquire.millis());
+                if (acquire.millis() > callBound) {
+                    slowCalls.add(outcome.name() + " acquire " + acquire.detail());
+                }
+            }
+            Map<String, Long> toldCounts = seen.lost().stream().collect(Collectors.groupingBy(WorkerEvents.Lost::lease,
+                    Collectors.counting()));
+            Map<String, Long> reportedCounts = seen.reported().stream()
+                    .collect(Collectors.groupingBy(WorkerEvents.Lost::lease, Collectors.counting()));
+            toldCounts.forEach((lease, count) -> {
+                if (count > 1) {
+                    lostMiscounted.add(outcome.name() + ": " + lease + " told lost " + count + " times");
+                }
+            });
+            reportedCounts.forEach((lease, count) -> {
+                if (count > 1) {
+                    lostMiscounted.add(outcome.name() + ": " + lease + " reported lost by " + count + " calls");
+                }
+            });
+            if (done != null) {
+                toldCounts.keySet().stream().filter(lease -> !reportedCounts.containsKey(lease))
+                        .forEach(lease -> lostMiscounted.add(outcome.name() + ": " + lease + " told lost, but "
+                                + "runLocked did not report it"));
+                reportedCounts.keySet().stream().filter(lease -> !toldCounts.containsKey(lease))
+                        .forEach(lease -> lostMiscounted.add(outcome.name() + ": " + lease + " reported lost by "
+                                + "runLocked, but the listener was not told"));
+                if (done.getOrDefault("lost_leases", -1L) != seen.lost().size()
+                        || done.getOrDefault("reported_lost", -1L) != seen.reported().size()) {
+                    lostMiscounted.add(outcome.name() + ": counted lost_leases=" + done.get("lost_leases")
+                            + " reported_lost=" + done.get("reported_lost") + ", printed " + seen.lost().size()
+                            + " and " + seen.reported().size());
+                }
+            }
+        }
+        long reportedLost = events.values().stream().mapToLong(e -> e.reported().size()).sum();
+
         out.println();
-        out.printf("figures (%s, %d worker processes in all, ttl %d ms)%n", options.database().id(), workers.size(),
-                options.ttl().toMillis());
+        out.printf("figures (%s, %d worker processes in all, ttl %d ms, statement timeout %d ms)%n",
+                options.storeId(), workers.size(), options.ttl().toMillis(),
+                TortureOptions.STATEMENT_TIMEOUT.toMillis());
         out.printf("  sections    %d on %d locks; counters sum to %d; %d lost updates; %d overlapping pairs of sections:"
                 + " %d with a paused holder, %d where the older holder wrote after its lease was known lost (an"
                 + " unplanned pause: the process was starved past its TTL), %d unexplained%n", sections.size(),
@@ -198,10 +338,25 @@ final class TortureChecker {
         out.printf("  pause       %d holders stopped for %d ms each; %d lost updates, %d overlaps with a paused holder;"
                 + " %d stale writes refused%s%n", faults.pauses().size(), options.pauseLength().toMillis(),
                 lostUpdates, overlapsPaused, refused, skippedNote(faults, Fault.PAUSE));
-        out.printf("  disconnect  %d times, %d sessions cut; workers saw %d database errors (documented), %d leases "
+        out.printf("  disconnect  %d times, %d %s cut; workers saw %d database errors (documented), %d leases "
                 + "found lost (%d in paused workers)%s%n", faults.disconnects().size(),
-                faults.disconnects().stream().mapToInt(FaultLog.Disconnect::sessions).sum(), databaseErrors,
+                faults.disconnects().stream().mapToInt(FaultLog.Disconnect::sessions).sum(),
+                options.store() == LockStore.REDIS ? "Redis connections" : "sessions", databaseErrors,
                 lostLeases, lostLeasesPaused, skippedNote(faults, Fault.DISCONNECT));
+        out.printf("  pool        %d times: %d guarded sections held pooled connections in open transactions past the "
+                + "TTL (up to %d of a pool of %d), %d of them while every connection was in use, the watchdog's "
+                + "included; %d leases lost meanwhile%s%n", faults.poolHogs().size(), hogsPastTtl, maxHeld, poolSize,
+                exhausted, lostUnderPool.size(), skippedNote(faults, Fault.POOL));
+        out.printf("  rowlock     %d times, %d rows held for %d ms each, %d times a row of a worker holding other "
+                + "leases: the controller's acquires answered in at most %d ms; %d leases lost on stalled rows, %d "
+                + "beside them%s%n", faults.rowLocks().size(),
+                faults.rowLocks().stream().mapToInt(r -> r.resources().size()).sum(),
+                options.rowLockLength().toMillis(), faults.rowLocks().stream().filter(r -> r.holderLeases() > 1)
+                        .count(), maxProbeMillis, lostOnStalledRows, lostBesideStalledRows.size(),
+                skippedNote(faults, Fault.ROWLOCK));
+        out.printf("  bounds      slowest release %d ms, slowest acquire %d ms (bound %d ms; %d releases in stopped "
+                + "workers left out); %d leases reported lost by runLocked%n", maxRelease, maxAcquire, callBound,
+                releasesExcused, reportedLost);
         out.printf("  skew        %s%n", options.faults().contains(Fault.SKEW)
                 ? skews.size() + " workers with application clocks offset from " + seconds(min(skews)) + " to "
                         + seconds(max(skews)) + "; expiry is decided by the database clock"
@@ -211,8 +366,14 @@ final class TortureChecker {
         unexpectedLines.stream().limit(20).forEach(line -> out.println("    " + line));
         abnormalExits.forEach(line -> out.println("    " + line));
         inconsistencies.forEach(line -> out.println("    ledger inconsistent: " + line));
+        lostUnderPool.stream().limit(10).forEach(line -> out.println("    under pool: " + line));
+        lostBesideStalledRows.stream().limit(10).forEach(line -> out.println("    beside a stalled row: " + line));
+        slowProbes.stream().limit(10).forEach(line -> out.println("    probe: " + line));
+        slowCalls.stream().limit(10).forEach(line -> out.println("    slow: " + line));
+        lostMiscounted.stream().limit(10).forEach(line -> out.println("    miscounted: " + line));
 
         boolean withPause = options.faults().contains(Fault.PAUSE);
+        boolean losesLeases = withPause || options.faults().contains(Fault.ROWLOCK);
         List<Boolean> results = new ArrayList<>();
         out.println("criteria");
         results.add(criterion(staleAccepted == 0, "stale_writes_accepted=0 (" + staleAccepted + ")"));
@@ -220,15 +381,31 @@ final class TortureChecker {
                 "ledger tokens strictly increase in commit order (" + orderViolations + " violations, "
                         + refusedAboveAccepted + " refused above the highest accepted, " + inconsistencies.size()
                         + " inconsistencies with the head or the fence)"));
-        results.add(criterion(withPause ? lostUpdates >= 0 : lostUpdates == 0, withPause
-                ? "lost_updates reported, expected with pause (" + lostUpdates + ")"
-                : "lost_updates=0 without pause (" + lostUpdates + ")"));
+        results.add(criterion(losesLeases ? lostUpdates >= 0 : lostUpdates == 0, losesLeases
+                ? "lost_updates reported, expected with pause or rowlock (" + lostUpdates + ")"
+                : "lost_updates=0 without pause and rowlock (" + lostUpdates + ")"));
         results.add(criterion(unexplainedOverlaps == 0, "every overlap of two holders involves a paused holder or one "
                 + "that wrote after its lease was known lost (" + unexplainedOverlaps + " do not)"));
         results.add(criterion(missedTakeovers == 0 && maxTakeover <= options.takeoverBound().toMillis(),
                 "after a kill the lock is taken again within TTL + one retry interval + "
                         + TortureOptions.SCHEDULING_TOLERANCE.toMillis() + " ms = " + options.takeoverBound().toMillis()
                         + " ms (max " + maxTakeover + " ms, " + missedTakeovers + " never taken)"));
+        if (options.faults().contains(Fault.POOL)) {
+            results.add(criterion(lostUnderPool.isEmpty() && exhausted > 0, "no lease lost while its worker's guarded "
+                    + "work held every connection of its pool but the watchdog's (" + lostUnderPool.size() + " lost; "
+                    + exhausted + " sections exhausted the pool)"));
+        }
+        if (options.faults().contains(Fault.ROWLOCK)) {
+            results.add(criterion(slowProbes.isEmpty(), "an acquire of a stalled lock answers not acquired within "
+                    + callBound + " ms (" + slowProbes.size() + " did not)"));
+            results.add(criterion(lostBesideStalledRows.isEmpty(), "the watchdog keeps the leases beside a stalled "
+                    + "row (" + lostBesideStalledRows.size() + " lost)"));
+        }
+        results.add(criterion(slowCalls.isEmpty(), "no release and no acquire slower than the statement timeout + "
+                + TortureOptions.CALL_MARGIN.toMillis() + " ms = " + callBound + " ms (max release " + maxRelease
+                + " ms, max acquire " + maxAcquire + " ms)"));
+        results.add(criterion(lostMiscounted.isEmpty(), "every lost lease told once and reported once by runLocked ("
+                + lostMiscounted.size() + " discrepancies)"));
         results.add(criterion(unexpectedLines.isEmpty() && abnormalExits.isEmpty(),
                 "no exception escapes other than the documented ones (" + unexpectedLines.size() + " unexpected, "
                         + abnormalExits.size() + " abnormal exits)"));
@@ -236,14 +413,17 @@ final class TortureChecker {
                 + "fault was injected (" + options.faultList() + ")"));
         boolean passed = results.stream().allMatch(Boolean::booleanValue);
         String line = String.format("TORTURE db=%s processes=%d sections=%d lost_updates=%d stale_writes_accepted=%d "
-                + "stale_writes_refused=%d kills=%d pauses=%d disconnects=%d max_takeover_ms=%d",
-                options.database().id(), options.processes(), sections.size(), lostUpdates, staleAccepted, refused,
-                faults.kills().size(), faults.pauses().size(), faults.disconnects().size(), maxTakeover);
+                + "stale_writes_refused=%d kills=%d pauses=%d disconnects=%d max_takeover_ms=%d pool=%d rowlocks=%d "
+                + "max_release_ms=%d", options.storeId(), options.processes(), sections.size(), lostUpdates,
+                staleAccepted, refused, faults.kills().size(), faults.pauses().size(), faults.disconnects().size(),
+                maxTakeover, faults.poolHogs().size(), faults.rowLocks().size(), maxRelease);
         out.println(passed ? "PASSED" : "FAILED");
         out.println(line);
         return new Verdict(passed, sections.size(), lostUpdates, staleAccepted, refused, faults.kills().size(),
                 faults.pauses().size(), faults.disconnects().size(), maxTakeover, unexplainedOverlaps, orderViolations,
-                unexpectedLines.size() + abnormalExits.size(), line);
+                unexpectedLines.size() + abnormalExits.size(), faults.poolHogs().size(), faults.rowLocks().size(),
+                maxRelease, lostUnderPool.size(), lostBesideStalledRows.size(), slowProbes.size(), slowCalls.size(),
+                lostMiscounted.size(), line);
     }
 
     private boolean injected(FaultLog faults, List<WorkerOutcome> workers) {
@@ -251,7 +431,25 @@ final class TortureChecker {
         return (!requested.contains(Fault.KILL) || !faults.kills().isEmpty())
                 && (!requested.contains(Fault.PAUSE) || !faults.pauses().isEmpty())
                 && (!requested.contains(Fault.DISCONNECT) || !faults.disconnects().isEmpty())
+                && (!requested.contains(Fault.POOL) || !faults.poolHogs().isEmpty())
+                && (!requested.contains(Fault.ROWLOCK) || !faults.rowLocks().isEmpty())
                 && (!requested.contains(Fault.SKEW) || workers.stream().allMatch(w -> w.skewMillis() != 0));
+    }
+
+    private static boolean within(Instant at, Instant from, Instant to) {
+        return !at.isBefore(from.minusMillis(CLOCK_SLACK_MILLIS)) && !at.isAfter(to.plusMillis(CLOCK_SLACK_MILLIS));
+    }
+
+    /** Whether the worker was stopped at some point in the TTL before {@code at}: a lease lost then is the pause's. */
+    private static boolean pausedAt(FaultLog faults, long pid, Instant at, TortureOptions options) {
+        Instant from = at.minus(options.ttl()).minusMillis(CLOCK_SLACK_MILLIS);
+        return faults.pauses().stream().anyMatch(p -> p.covers(pid, from, at.plusMillis(CLOCK_SLACK_MILLIS)));
+    }
+
+    /** Whether the worker was stopped while the call ran: the call's time is the pause's. */
+    private static boolean stoppedDuring(FaultLog faults, long pid, WorkerEvents.TimedCall call) {
+        return faults.pauses().stream().anyMatch(p -> p.covers(pid, call.start().minusMillis(CLOCK_SLACK_MILLIS),
+                call.end().plusMillis(CLOCK_SLACK_MILLIS)));
     }
 
     private static boolean paused(FaultLog faults, Section section) {

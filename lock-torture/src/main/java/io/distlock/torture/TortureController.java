@@ -3,19 +3,29 @@ package io.distlock.torture;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import io.distlock.core.LockRepository;
+import io.distlock.core.TimeSource;
+import io.distlock.core.jdbc.JdbcLockRepository;
+import io.distlock.redis.RedisLockRepository;
 import io.distlock.testsupport.TestDatabase;
 import org.jspecify.annotations.Nullable;
+
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 /**
  * Runs one torture test: resets the workload's tables, starts the worker JVMs, injects faults for the requested time,
  * stops the workers and hands over to the {@link TortureChecker} (locks workload) or the {@link SlotChecker} (slots
- * workload). Exits 0 when every criterion held, 1 when one failed, 2 when the run could not be carried out.
+ * workload). Exits 0 when every criterion held, 1 when one failed, 2 when the run could not be carried out. With
+ * {@code --db redis} the locks are in Redis under a key prefix of the run's own, deleted at the end, and the protected
+ * resources in the controller's in-memory H2 database, served to the workers by its TCP server.
  */
 public final class TortureController {
 
@@ -32,9 +42,10 @@ public final class TortureController {
     /**
      * Runs the test and exits with its status.
      *
-     * @param args {@code --db h2|postgresql|mariadb [--workload locks|slots] [--processes 4] [--seconds 60]
-     *     [--faults kill,pause,disconnect,skew] [--threads 3] [--locks 3] [--ttl-ms 2000] [--run-dir dir]}; the
-     *     slots workload's faults are {@code kill,pause} by default, and {@code --locks} is its number of jobs
+     * @param args {@code --db h2|postgresql|mariadb|redis [--workload locks|slots] [--processes 4] [--seconds 60]
+     *     [--faults kill,pause,disconnect,skew,pool,rowlock] [--threads 3] [--locks 3] [--ttl-ms 2000]
+     *     [--run-dir dir]}; on Redis the faults are {@code kill,pause,disconnect} by default, the slots workload's
+     *     {@code kill,pause}, and {@code --locks} is its number of jobs
      */
     public static void main(String[] args) {
         System.exit(run(args));
@@ -52,11 +63,14 @@ public final class TortureController {
         H2TcpServer h2 = null;
         HikariDataSource admin = null;
         WorkerPool workers = null;
+        LettuceConnectionFactory redis = null;
+        String keyPrefix = "distlock-torture:" + System.currentTimeMillis() + ":";
         try {
             Files.createDirectories(options.runDirectory());
             if (options.database() == TestDatabase.H2) {
                 h2 = H2TcpServer.start();
             }
+            // The controller's pool: the checker's queries, the rowlock fault's transaction and the probe's acquires.
             admin = adminPool(options.database());
             boolean slots = options.workload() == Workload.SLOTS;
             if (slots) {
@@ -69,14 +83,34 @@ public final class TortureController {
                 TortureSchema.resetSlots(admin, options.database());
             }
             else {
-                System.out.printf("torture db=%s processes=%d threads=%d locks=%d ttl=%dms seconds=%d faults=%s%n"
-                        + "  logs in %s%n",
-                        options.database().id(), options.processes(), options.threads(), options.locks(),
-                        options.ttl().toMillis(), options.duration().getSeconds(), options.faultList(),
-                        options.runDirectory().toAbsolutePath());
+                System.out.printf("torture db=%s processes=%d threads=%d locks=%d ttl=%dms statement_timeout=%dms "
+                        + "seconds=%d faults=%s%n  logs in %s%n",
+                        options.storeId(), options.processes(), options.threads(), options.locks(),
+                        options.ttl().toMillis(), TortureOptions.STATEMENT_TIMEOUT.toMillis(),
+                        options.duration().getSeconds(), options.faultList(), options.runDirectory().toAbsolutePath());
                 TortureSchema.reset(admin, options.database(), options.locks());
             }
-            workers = new WorkerPool(options, workerUrl(options.database(), h2));
+            List<String> storeArguments = new ArrayList<>();
+            LockView view;
+            LockRepository probe = null;
+            if (options.store() == LockStore.REDIS) {
+                RedisTarget target = RedisTarget.fromEnvironment();
+                redis = target.connectionFactory("distlock-torture-controller", Duration.ofSeconds(5));
+                RedisLockRepository repository = RedisLockRepository.builder(redis).keyPrefix(keyPrefix).build();
+                repository.verifySchema();
+                view = LockView.redis(repository, redis, IntStream.range(0, options.locks())
+                        .mapToObj(TortureSchema::lockName).toList());
+                storeArguments.addAll(List.of("--store", "redis", "--redis-url", target.url(), "--key-prefix",
+                        keyPrefix));
+                System.out.println("  locks on Redis at " + target + " under " + keyPrefix + "; ledger on H2");
+            }
+            else {
+                view = LockView.jdbc(admin, options.database().dialect(), options.workload().lockTable());
+                probe = JdbcLockRepository.builder(admin).tableName(options.workload().lockTable())
+                        .dialect(options.database().dialect()).timeSource(TimeSource.DATABASE)
+                        .statementTimeout(TortureOptions.STATEMENT_TIMEOUT).build();
+            }
+            workers = new WorkerPool(options, workerUrl(options.database(), h2), storeArguments);
             WorkerPool started = workers;
             Runtime.getRuntime().addShutdownHook(new Thread(started::destroyAll, "torture-cleanup"));
             workers.startAll(READY_TIMEOUT.toMillis());
@@ -84,7 +118,7 @@ public final class TortureController {
                     + options.duration().getSeconds() + " s");
             FaultLog faults = new FaultLog();
             long end = System.nanoTime() + options.duration().toNanos();
-            new FaultInjector(options, admin, workers, h2, faults).run(end);
+            new FaultInjector(options, admin, view, workers, h2, redis, probe, faults).run(end);
             System.out.println("  stopping the workers");
             workers.stopAll(STOP_GRACE.toMillis());
             Set<Long> killed = faults.kills().stream().map(FaultLog.Kill::pid).collect(Collectors.toSet());
@@ -103,6 +137,15 @@ public final class TortureController {
             if (workers != null) {
                 workers.destroyAll();
             }
+            if (redis != null) {
+                try {
+                    RedisTarget.deleteKeys(redis, keyPrefix);
+                }
+                catch (RuntimeException ex) {
+                    System.err.println("torture: could not delete the keys under " + keyPrefix + ": " + ex);
+                }
+                redis.destroy();
+            }
             close(admin);
             close(h2);
         }
@@ -110,7 +153,7 @@ public final class TortureController {
 
     /** The controller's pool: for H2 on the in-memory database in this JVM, which the TCP server serves. */
     private static HikariDataSource adminPool(TestDatabase database) {
-        HikariConfig config = database.poolConfig("torture-controller", 3);
+        HikariConfig config = database.poolConfig("torture-controller", 4);
         if (database == TestDatabase.H2) {
             config.setJdbcUrl(database.url() + H2_SETTINGS);
         }

@@ -20,9 +20,11 @@ import io.distlock.testsupport.TestDatabase;
  * @param runDirectory where worker logs go
  * @param workload what the workers do; for {@link Workload#SLOTS}, {@code locks} is the number of jobs, each run by
  *     one thread of every worker
+ * @param store where the locks live; on {@link LockStore#REDIS}, {@code database} is the H2 database that holds the
+ *     protected resources
  */
 record TortureOptions(TestDatabase database, int processes, Duration duration, Set<Fault> faults, int threads,
-        int locks, Duration ttl, Path runDirectory, Workload workload) {
+        int locks, Duration ttl, Path runDirectory, Workload workload, LockStore store) {
 
     /** The slots workload's period: its slots are the multiples of two seconds since the epoch. */
     static final Duration SLOT_PERIOD = Duration.ofSeconds(2);
@@ -36,6 +38,19 @@ record TortureOptions(TestDatabase database, int processes, Duration duration, S
     /** Headroom for statement latency and thread scheduling on a busy machine, added to takeover bounds. */
     static final Duration SCHEDULING_TOLERANCE = Duration.ofMillis(500);
 
+    /**
+     * The workers' bound on every lock statement ({@code JdbcLockRepository.Builder.statementTimeout}) or Redis
+     * command (Lettuce's command timeout): short, so that a statement stuck behind a row lock gives up well within a
+     * TTL.
+     */
+    static final Duration STATEMENT_TIMEOUT = Duration.ofSeconds(1);
+
+    /**
+     * What a lock call may take beyond {@link #STATEMENT_TIMEOUT}: a wait for a pooled connection, a deadlock retry,
+     * a renewal in flight that a release waits for, and scheduling on a busy machine.
+     */
+    static final Duration CALL_MARGIN = Duration.ofMillis(2500);
+
     TortureOptions {
         require(processes >= 2 && processes <= 16, "--processes must be between 2 and 16, got " + processes);
         require(duration.getSeconds() >= 10 && duration.getSeconds() <= 86_400,
@@ -47,24 +62,84 @@ record TortureOptions(TestDatabase database, int processes, Duration duration, S
         require(workload != Workload.SLOTS || !faults.contains(Fault.SKEW), "--faults skew does not apply to "
                 + "--workload slots: every slots worker's slot clock is offset by up to "
                 + MAX_SLOT_OFFSET.toSeconds() + " s already, and lease expiry follows the database clock");
+        require(workload != Workload.SLOTS || (!faults.contains(Fault.POOL) && !faults.contains(Fault.ROWLOCK)),
+                "--faults pool and rowlock apply to --workload locks only");
+        require(store != LockStore.REDIS || workload == Workload.LOCKS, "--db redis runs --workload locks only");
+        require(store != LockStore.REDIS || (!faults.contains(Fault.POOL) && !faults.contains(Fault.ROWLOCK)),
+                "--faults pool and rowlock apply to the lock table of a database, not to --db redis");
+        require(store != LockStore.REDIS || !faults.contains(Fault.SKEW), "--faults skew does not apply to --db "
+                + "redis: the Redis store reads no application clock, every decision uses the server's TIME");
+        require(store != LockStore.REDIS || database == TestDatabase.H2, "--db redis keeps its ledger in H2");
     }
 
-    /** A run of the locks workload. */
+    /** A run of the locks workload on a database's lock table. */
     TortureOptions(TestDatabase database, int processes, Duration duration, Set<Fault> faults, int threads, int locks,
             Duration ttl, Path runDirectory) {
-        this(database, processes, duration, faults, threads, locks, ttl, runDirectory, Workload.LOCKS);
+        this(database, processes, duration, faults, threads, locks, ttl, runDirectory, Workload.LOCKS, LockStore.JDBC);
+    }
+
+    /** A run on a database's lock table. */
+    TortureOptions(TestDatabase database, int processes, Duration duration, Set<Fault> faults, int threads, int locks,
+            Duration ttl, Path runDirectory, Workload workload) {
+        this(database, processes, duration, faults, threads, locks, ttl, runDirectory, workload, LockStore.JDBC);
     }
 
     static TortureOptions parse(Args args, Path defaultRunRoot) {
-        TestDatabase database = TestDatabase.byId(args.get("db"));
+        String db = args.get("db");
+        LockStore store = db.strip().equalsIgnoreCase("redis") ? LockStore.REDIS : LockStore.JDBC;
+        TestDatabase database = store == LockStore.REDIS ? TestDatabase.H2 : TestDatabase.byId(db);
         Path runDirectory = args.has("run-dir") ? Path.of(args.get("run-dir"))
-                : defaultRunRoot.resolve(database.id() + "-" + System.currentTimeMillis());
+                : defaultRunRoot.resolve(db.strip() + "-" + System.currentTimeMillis());
         Workload workload = Workload.parse(args.get("workload", "locks"));
-        String defaultFaults = workload == Workload.SLOTS ? "kill,pause" : "kill,pause,disconnect,skew";
+        String defaultFaults = workload == Workload.SLOTS ? Fault.SLOTS_DEFAULTS
+                : store == LockStore.REDIS ? Fault.REDIS_DEFAULTS : Fault.JDBC_DEFAULTS;
         return new TortureOptions(database, args.getInt("processes", 4),
                 Duration.ofSeconds(args.getLong("seconds", 60)),
                 Fault.parseList(args.get("faults", defaultFaults)), args.getInt("threads", 3),
-                args.getInt("locks", 3), Duration.ofMillis(args.getLong("ttl-ms", 2000)), runDirectory, workload);
+                args.getInt("locks", 3), Duration.ofMillis(args.getLong("ttl-ms", defaultTtl(workload).toMillis())),
+                runDirectory, workload,
+                store);
+    }
+
+    /**
+     * The lease length when {@code --ttl-ms} is not given: 5 s for the locks workload, 2 s for the slots workload.
+     * The watchdog renews every lease of a worker on one thread, at a third of the TTL; a renewal stuck behind a
+     * stalled row holds that thread for up to two statement timeouts (the batch, then the stuck lease alone), so a
+     * lease beside it keeps its TTL only when two thirds of the TTL leave room for that: with a 1 s statement timeout,
+     * from about 4.5 s on.
+     */
+    static Duration defaultTtl(Workload workload) {
+        return workload == Workload.SLOTS ? Duration.ofSeconds(2) : Duration.ofSeconds(5);
+    }
+
+    /** @return what the summary line calls the store: {@code redis}, or the database's id */
+    String storeId() {
+        return store == LockStore.REDIS ? "redis" : database.id();
+    }
+
+    /** How long the rowlock fault holds its rows: past the TTL, so that a lease on a stalled row runs out. */
+    Duration rowLockLength() {
+        return ttl.plusMillis(1000);
+    }
+
+    /** How long a guarded section under the pool fault holds its pooled connection: past the TTL. */
+    Duration poolHold() {
+        return ttl.plusMillis(1000);
+    }
+
+    /**
+     * For how long after the pool fault starts the victim's guarded sections, those running and those that start,
+     * go on to hold the pool: at least one renewal interval, so that a section's lease is renewed meanwhile.
+     */
+    Duration poolWindow() {
+        return ttl.dividedBy(2);
+    }
+
+    /**
+     * The bound every lock call must meet, a release included: the statement timeout plus {@link #CALL_MARGIN}.
+     */
+    Duration callBound() {
+        return STATEMENT_TIMEOUT.plus(CALL_MARGIN);
     }
 
     /** How long a paused holder stays stopped: past its TTL, so that another worker takes its lock meanwhile. */

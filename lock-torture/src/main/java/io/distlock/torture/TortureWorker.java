@@ -28,6 +28,8 @@ import io.distlock.core.Lease;
 import io.distlock.core.LeaseKey;
 import io.distlock.core.LockLostException;
 import io.distlock.core.LockManager;
+import io.distlock.core.LockOutcome;
+import io.distlock.core.LockRepository;
 import io.distlock.core.LockRequest;
 import io.distlock.core.RandomOwnerGenerator;
 import io.distlock.core.TimeSource;
@@ -35,10 +37,12 @@ import io.distlock.core.jdbc.FencingGuard;
 import io.distlock.core.jdbc.FencingResult;
 import io.distlock.core.jdbc.JdbcLockRepository;
 import io.distlock.core.jdbc.dialect.LockDialect;
+import io.distlock.redis.RedisLockRepository;
 import io.distlock.testsupport.TestDatabase;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.dao.DataAccessException;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 /**
  * One worker JVM of the locks workload or, with {@code --workload slots}, of the slots workload ({@link SlotWork}).
@@ -51,11 +55,21 @@ import org.springframework.dao.DataAccessException;
  * <li>the <b>fenced ledger</b>: in one transaction, {@link FencingGuard#admit} with the lease's token, then either
  * advance the ledger head and record the accepted write, or record the refused one.</li>
  * </ol>
- * It prints {@code EVENT} lines that the checker reads: {@code READY}, {@code LOST}, {@code DBERROR} (a documented
- * {@link DataAccessException} or {@link SQLException}), {@code UNEXPECTED} (anything else) and {@code DONE}. It
- * starts taking locks when the controller writes {@code go} to its standard input (so that the start-up of the other
- * JVMs does not starve the first leases), stops when it writes {@code stop}, and exits at once when that input
- * closes (the controller is gone) or its own deadline passes.
+ * The locks live in the same database's lock table ({@code JdbcLockRepository}, each statement bounded by
+ * {@link TortureOptions#STATEMENT_TIMEOUT}) or, with {@code --store redis}, in Redis ({@code RedisLockRepository},
+ * each command bounded by the same timeout), the protected resources then staying in the database. The pool has a
+ * connection per thread and one more, for the watchdog's renewals: each thread uses one connection at a time.
+ * <p>
+ * It prints {@code EVENT} lines that the checker reads: {@code READY}, {@code LOST} (the lease-lost listener),
+ * {@code REPORTED_LOST} (a {@code runLocked} call that answered {@code LOST} or threw a {@link LockLostException}),
+ * {@code RELEASE} (a release slower than 300 ms, from the end of the work to the return of {@code runLocked}),
+ * {@code SLOWACQUIRE} ({@link TimedRepository}), {@code HOGGING} and {@code HOG} (a section holding a pooled
+ * connection under the pool fault), {@code DBERROR} (a documented {@link DataAccessException} or
+ * {@link SQLException}), {@code UNEXPECTED} (anything else) and {@code DONE}. It starts taking locks when the
+ * controller writes {@code go} to its standard input (so that the start-up of the other JVMs does not starve the
+ * first leases), holds a pooled connection in each section that starts within the next {@code n} milliseconds after
+ * {@code hog n}, stops when it writes {@code stop}, and exits at once when that input closes (the controller is gone)
+ * or its own deadline passes.
  */
 public final class TortureWorker {
 
@@ -69,11 +83,18 @@ public final class TortureWorker {
 
     private static final Set<String> BROKEN_CONNECTION_STATES = Set.of("90067", "90098", "90121", "57P01");
 
+    /** Releases at least this slow are reported one by one. */
+    private static final long REPORTED_RELEASE_MILLIS = 300;
+
     private final LockDialect dialect;
 
     private final HikariDataSource dataSource;
 
     private final LockManager locks;
+
+    private final TimedRepository repository;
+
+    private final @Nullable LettuceConnectionFactory redis;
 
     private final @Nullable FencingGuard fence;
 
@@ -97,14 +118,38 @@ public final class TortureWorker {
 
     private final AtomicLong unexpected = new AtomicLong();
 
+    private final AtomicLong reportedLost = new AtomicLong();
+
+    private final AtomicLong maxReleaseMillis = new AtomicLong();
+
+    private final AtomicLong hogs = new AtomicLong();
+
+    private final Duration poolHold;
+
+    /** Sections that start before this {@link System#nanoTime()} hold a pooled connection first. */
+    private volatile long hogUntilNanos = System.nanoTime();
+
     private TortureWorker(TestDatabase database, Workload workload, String name, int poolSize, Duration ttl,
-            Duration skew) {
+            Duration skew, LockStore store, Args options) {
         this.dialect = database.dialect();
         this.ttl = ttl;
+        this.poolHold = ttl.plusMillis(1000);
         this.workload = workload;
         this.dataSource = pool(database, workload, name, pid, poolSize);
-        JdbcLockRepository repository = JdbcLockRepository.builder(dataSource).tableName(workload.lockTable())
-                .dialect(dialect).timeSource(TimeSource.DATABASE).clock(Clock.offset(Clock.systemUTC(), skew)).build();
+        Duration statementTimeout = Duration.ofMillis(options.getLong("statement-timeout-ms",
+                TortureOptions.STATEMENT_TIMEOUT.toMillis()));
+        LockRepository lockStore;
+        if (store == LockStore.REDIS) {
+            this.redis = RedisTarget.of(options.get("redis-url")).connectionFactory(name, statementTimeout);
+            lockStore = RedisLockRepository.builder(redis).keyPrefix(options.get("key-prefix")).build();
+        }
+        else {
+            this.redis = null;
+            JdbcLockRepository.Builder jdbc = JdbcLockRepository.builder(dataSource).tableName(workload.lockTable())
+                    .dialect(dialect).timeSource(TimeSource.DATABASE).clock(Clock.offset(Clock.systemUTC(), skew));
+            lockStore = (workload == Workload.LOCKS ? jdbc.statementTimeout(statementTimeout) : jdbc).build();
+        }
+        this.repository = new TimedRepository(lockStore, TortureWorker::event);
         LockManager.Builder builder = LockManager.builder(repository).ownerGenerator(new RandomOwnerGenerator(name))
                 .lostListener((lease, reason) -> {
                     lostLeases.incrementAndGet();
@@ -119,7 +164,8 @@ public final class TortureWorker {
      * Runs a worker.
      *
      * @param args {@code --db h2|postgresql|mariadb --slot n --threads n --locks n --ttl-ms n --skew-ms n
-     *     --max-seconds n}, and for the slots workload {@code --workload slots --locks jobs --period-ms n
+     *     --max-seconds n [--statement-timeout-ms n]}, with {@code --store redis --redis-url url --key-prefix p} for
+     *     locks in Redis, and for the slots workload {@code --workload slots --locks jobs --period-ms n
      *     --slot-offset-ms n}; the JDBC URL, user and password come from {@code DISTLOCK_TORTURE_URL},
      *     {@code DISTLOCK_TORTURE_USER} and {@code DISTLOCK_TORTURE_PASSWORD}
      */
@@ -140,8 +186,10 @@ public final class TortureWorker {
         Duration period = Duration.ofMillis(options.getLong("period-ms", TortureOptions.SLOT_PERIOD.toMillis()));
         Duration slotOffset = Duration.ofMillis(options.getLong("slot-offset-ms", 0));
         String name = "w" + slot + "-" + ProcessHandle.current().pid();
-        int poolSize = (workload == Workload.SLOTS ? lockCount : threads) + 3;
-        TortureWorker worker = new TortureWorker(database, workload, name, poolSize, ttl, skew);
+        LockStore store = LockStore.valueOf(options.get("store", "jdbc").toUpperCase(java.util.Locale.ROOT));
+        // The locks workload: one connection per thread, and one for the watchdog's renewals.
+        int poolSize = workload == Workload.SLOTS ? lockCount + 3 : threads + 1;
+        TortureWorker worker = new TortureWorker(database, workload, name, poolSize, ttl, skew, store, options);
         System.exit(workload == Workload.SLOTS ? worker.runSlots(name, lockCount, period, slotOffset, maxRun)
                 : worker.run(name, threads, lockCount, skew, maxRun));
     }
@@ -186,7 +234,9 @@ public final class TortureWorker {
         }
         awaitStop(stop, threads, maxRun);
         event("DONE", "sections=" + sections + " accepted=" + accepted + " refused=" + refused + " db_errors="
-                + databaseErrors + " lost_leases=" + lostLeases + " unexpected=" + unexpected);
+                + databaseErrors + " lost_leases=" + lostLeases + " reported_lost=" + reportedLost
+                + " max_release_ms=" + maxReleaseMillis + " max_acquire_ms=" + repository.maxAcquireMillis()
+                + " hogs=" + hogs + " unexpected=" + unexpected);
         return unexpected.get() == 0 ? 0 : 3;
     }
 
@@ -277,6 +327,9 @@ public final class TortureWorker {
         }
         locks.close();
         dataSource.close();
+        if (redis != null) {
+            redis.destroy();
+        }
     }
 
     /**
@@ -290,7 +343,7 @@ public final class TortureWorker {
                 Optional<Lease> lease = locks.tryAcquire(resource, ttl);
                 if (lease.isPresent()) {
                     lease.get().renew(ttl);
-                    locks.repository().renewAll(List.of(new LeaseKey(resource, lease.get().owner())), ttl);
+                    repository.renewAll(List.of(new LeaseKey(resource, lease.get().owner())), ttl);
                     lease.get().release();
                 }
             }
@@ -301,38 +354,90 @@ public final class TortureWorker {
         }
     }
 
-    /** One thread: take the lock, run a critical section, release; until told to stop. */
+    /**
+     * One thread: take the lock, run a critical section, release; until told to stop. Records how long each release
+     * took (from the end of the work to the return of {@code runLocked}, which releases) and every lease that
+     * {@code runLocked} reports lost, by its answer or by the exception it throws.
+     */
     private void takeLocks(String lock) {
         while (!stopping) {
+            Lease[] held = new Lease[1];
+            long[] workEnded = new long[1];
             try {
-                locks.runLocked(request(lock), lease -> {
+                LockOutcome<Void> outcome = locks.runLocked(request(lock), lease -> {
+                    held[0] = lease;
                     try {
                         criticalSection(lease);
                     }
                     catch (InterruptedException ex) {
                         Thread.currentThread().interrupt();
                     }
+                    finally {
+                        workEnded[0] = System.nanoTime();
+                    }
                     return null;
                 });
+                released(held[0], workEnded[0]);
+                if (outcome.status() == LockOutcome.Status.LOST) {
+                    reportLost(held[0], "runLocked answered LOST");
+                }
                 if (Thread.currentThread().isInterrupted()) {
                     return;
                 }
             }
             catch (DataAccessException | SQLException ex) {
+                released(held[0], workEnded[0]);
+                reportLostIfTold(held[0], ex);
                 databaseErrors.incrementAndGet();
                 event("DBERROR", lock + ": " + ex.getClass().getSimpleName() + ": " + firstLine(ex));
                 sleepQuietly(50);
             }
             catch (LockLostException ex) {
+                released(held[0], workEnded[0]);
+                reportLostIfTold(held[0], ex);
                 event("LOSTCHECK", ex.getMessage());
             }
             catch (RuntimeException | Error ex) {
+                released(held[0], workEnded[0]);
+                reportLostIfTold(held[0], ex);
                 unexpected.incrementAndGet();
                 System.out.println(line("UNEXPECTED", lock + ": " + ex));
                 ex.printStackTrace(System.out);
                 sleepQuietly(50);
             }
         }
+    }
+
+    /** After a {@code runLocked} call whose work ran: how long its release took. */
+    private void released(@Nullable Lease lease, long workEndedNanos) {
+        if (lease == null || workEndedNanos == 0) {
+            return;
+        }
+        long millis = (System.nanoTime() - workEndedNanos) / 1_000_000;
+        maxReleaseMillis.accumulateAndGet(millis, Math::max);
+        if (millis >= REPORTED_RELEASE_MILLIS) {
+            event("RELEASE", lease.resource() + " token=" + lease.token() + " ms=" + millis + " end="
+                    + Instant.now());
+        }
+    }
+
+    /** A lease that {@code runLocked} told lost by throwing: the exception is, or carries, a LockLostException. */
+    private void reportLostIfTold(@Nullable Lease lease, Throwable thrown) {
+        if (lease == null) {
+            return;
+        }
+        boolean told = thrown instanceof LockLostException;
+        for (Throwable suppressed : thrown.getSuppressed()) {
+            told |= suppressed instanceof LockLostException;
+        }
+        if (told) {
+            reportLost(lease, "runLocked threw " + thrown.getClass().getSimpleName());
+        }
+    }
+
+    private void reportLost(Lease lease, String how) {
+        reportedLost.incrementAndGet();
+        event("REPORTED_LOST", lease.resource() + " token=" + lease.token() + ": " + how);
     }
 
     private LockRequest request(String lock) {
@@ -343,6 +448,8 @@ public final class TortureWorker {
         lease.checkHeld();
         String lock = lease.resource();
         long token = lease.token();
+        Instant firstExpiry = lease.expiresAt();
+        boolean holdsPool = hogging();
         // The unfenced counter: read, wait, write what was read plus one. No lock in the database guards it.
         long read;
         Instant startedAt;
@@ -356,7 +463,7 @@ public final class TortureWorker {
                 startedAt = dialect.readInstant(rs, 2);
             }
         }
-        Thread.sleep(waitMillis());
+        work(waitMillis(), holdsPool, firstExpiry, lock, token, lease);
         // Deliberately no checkHeld() here: the counter stands for a writer that does not look. Whether the lease was
         // already known lost is recorded, so that the checker can tell a starved holder from a broken lock.
         int knownLost = lease.isLost() ? 1 : 0;
@@ -393,6 +500,100 @@ public final class TortureWorker {
             return decision;
         });
         (result.accepted() ? accepted : refused).incrementAndGet();
+    }
+
+    /** Whether the pool fault asks the sections that start or run now to hold a pooled connection. */
+    private boolean hogging() {
+        return System.nanoTime() - hogUntilNanos < 0;
+    }
+
+    /**
+     * The section's work: waits. Under the pool fault (asked for when the section started or while it waits), the
+     * section goes on until its lease has been renewed once, so that the watchdog holds the connection it keeps for
+     * renewals, and then holds every other connection of the pool ({@link #holdThePool}).
+     */
+    private void work(long millis, boolean holdsPool, Instant firstExpiry, String lock, long token, Lease lease)
+            throws InterruptedException {
+        long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
+        boolean wantsPool = holdsPool;
+        boolean done = false;
+        while (true) {
+            wantsPool |= !done && hogging();
+            if (wantsPool && !done && lease.expiresAt().isAfter(firstExpiry)) {
+                done = true;
+                holdThePool(lock, token, lease);
+            }
+            if (wantsPool && !done && lease.isLost()) {
+                done = true;
+            }
+            long left = end - System.nanoTime();
+            if (left <= 0 && (!wantsPool || done)) {
+                return;
+            }
+            Thread.sleep(Math.max(1, Math.min(20, TimeUnit.NANOSECONDS.toMillis(Math.max(left, 0)))));
+        }
+    }
+
+    /**
+     * The pool fault: takes every connection left in the pool and holds each in an open transaction (it has read the
+     * counter) for longer than the TTL, as guarded work that keeps transactions open would, while the watchdog keeps
+     * the leases alive on the connection it keeps for renewals. The worker's other threads meanwhile find the pool
+     * empty: their statements wait for a connection and fail. Samples how many of the pool's connections are in use.
+     */
+    private void holdThePool(String lock, long token, Lease lease) throws InterruptedException {
+        int poolSize = dataSource.getMaximumPoolSize();
+        List<Connection> held = new ArrayList<>();
+        try {
+            while (dataSource.getHikariPoolMXBean().getActiveConnections() < poolSize) {
+                Connection connection;
+                try {
+                    connection = dataSource.getConnection();
+                }
+                catch (SQLException ex) {
+                    break; // another thread took the last one meanwhile: the pool is held
+                }
+                held.add(connection);
+                connection.setAutoCommit(false);
+                try (PreparedStatement statement = connection.prepareStatement("SELECT counter_value FROM "
+                        + TortureSchema.COUNTER + " WHERE lock_name = ?")) {
+                    statement.setString(1, lock);
+                    statement.executeQuery().close();
+                }
+            }
+            if (held.isEmpty()) {
+                return;
+            }
+            int maxActive = dataSource.getHikariPoolMXBean().getActiveConnections();
+            event("HOGGING", lock + " token=" + token + " connections=" + held.size() + " active=" + maxActive
+                    + " pool=" + poolSize);
+            long start = System.nanoTime();
+            long end = start + poolHold.toNanos();
+            while (System.nanoTime() - end < 0) {
+                Thread.sleep(Math.max(1, Math.min(100, TimeUnit.NANOSECONDS.toMillis(end - System.nanoTime()))));
+                maxActive = Math.max(maxActive, dataSource.getHikariPoolMXBean().getActiveConnections());
+            }
+            for (Connection connection : held) {
+                connection.commit();
+            }
+            hogs.incrementAndGet();
+            event("HOG", lock + " token=" + token + " held_ms=" + (System.nanoTime() - start) / 1_000_000
+                    + " connections=" + held.size() + " max_active=" + maxActive + " pool=" + poolSize
+                    + " lease_lost=" + lease.isLost());
+        }
+        catch (SQLException ex) {
+            databaseErrors.incrementAndGet();
+            event("DBERROR", lock + ": holding the pool: " + ex.getClass().getSimpleName() + ": " + firstLine(ex));
+        }
+        finally {
+            for (Connection connection : held) {
+                try {
+                    connection.close();
+                }
+                catch (SQLException ex) {
+                    // Broken meanwhile (a disconnect): the pool evicts it.
+                }
+            }
+        }
     }
 
     /** Mostly short waits; one in five longer than half the TTL, some beyond it, so renewals carry the lease. */
@@ -456,11 +657,17 @@ public final class TortureWorker {
         Thread watcher = new Thread(() -> {
             try (BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8))) {
                 for (String command = in.readLine(); command != null; command = in.readLine()) {
-                    switch (command.strip()) {
+                    String[] words = command.strip().split("\\s+");
+                    switch (words[0]) {
                         case "go" -> go.countDown();
                         case "stop" -> {
                             stop.countDown();
                             go.countDown();
+                        }
+                        case "hog" -> {
+                            hogUntilNanos = System.nanoTime()
+                                    + TimeUnit.MILLISECONDS.toNanos(Long.parseLong(words[1]));
+                            event("HOGMODE", words[1] + " ms");
                         }
                         default -> System.out.println(line("UNEXPECTED", "unknown command '" + command + "'"));
                     }

@@ -30,6 +30,8 @@ final class WorkerPool {
 
     private final String url;
 
+    private final List<String> storeArguments;
+
     private final Path pidFile;
 
     private final List<WorkerProcess> started = Collections.synchronizedList(new ArrayList<>());
@@ -38,9 +40,14 @@ final class WorkerPool {
 
     private final Map<Long, Boolean> paused = new ConcurrentHashMap<>();
 
-    WorkerPool(TortureOptions options, String url) {
+    /**
+     * @param url the JDBC URL of the database the workers share
+     * @param storeArguments the workers' options that name their lock store ({@code --store redis …}), or none
+     */
+    WorkerPool(TortureOptions options, String url, List<String> storeArguments) {
         this.options = options;
         this.url = url;
+        this.storeArguments = List.copyOf(storeArguments);
         this.pidFile = options.runDirectory().resolve("workers.pids");
     }
 
@@ -70,6 +77,7 @@ final class WorkerPool {
                 "--threads", Integer.toString(options.threads()), "--locks", Integer.toString(options.locks()),
                 "--ttl-ms", Long.toString(options.ttl().toMillis()), "--skew-ms", Long.toString(slots ? 0 : skew),
                 "--max-seconds", Long.toString(options.duration().getSeconds() + 120)));
+        command.addAll(storeArguments);
         if (slots) {
             command.addAll(List.of("--workload", "slots", "--period-ms",
                     Long.toString(TortureOptions.SLOT_PERIOD.toMillis()), "--slot-offset-ms", Long.toString(skew)));

@@ -74,6 +74,11 @@ final class WorkerProcess {
         }
     }
 
+    /** How many lines of the worker's output contain the marker so far. */
+    long count(String marker) {
+        return logLines().stream().filter(line -> line.contains(marker)).count();
+    }
+
     /** Sends a signal by name ({@code STOP}, {@code CONT}) with {@code kill}, to this process id only. */
     void signal(String signal) {
         if (!process.isAlive()) {
@@ -114,7 +119,8 @@ final class WorkerProcess {
         command("stop");
     }
 
-    private void command(String command) {
+    /** Writes a command to the worker's standard input: {@code go}, {@code stop} or {@code hog <millis>}. */
+    void command(String command) {
         try {
             OutputStream in = process.getOutputStream();
             in.write((command + "\n").getBytes(StandardCharsets.UTF_8));

@@ -74,7 +74,8 @@ class TortureCheckerTests {
 
         assertThat(verdict.passed()).as(output()).isTrue();
         assertThat(verdict.line()).isEqualTo("TORTURE db=h2 processes=2 sections=2 lost_updates=0 "
-                + "stale_writes_accepted=0 stale_writes_refused=0 kills=1 pauses=0 disconnects=0 max_takeover_ms=2400");
+                + "stale_writes_accepted=0 stale_writes_refused=0 kills=1 pauses=0 disconnects=0 max_takeover_ms=2400 "
+                + "pool=0 rowlocks=0 max_release_ms=12");
         assertThat(output()).endsWith(verdict.line() + System.lineSeparator());
     }
 
@@ -90,7 +91,7 @@ class TortureCheckerTests {
         assertThat(verdict.passed()).isFalse();
         assertThat(verdict.lostUpdates()).isEqualTo(1);
         assertThat(verdict.unexplainedOverlaps()).isEqualTo(1);
-        assertThat(output()).contains("FAIL lost_updates=0 without pause (1)");
+        assertThat(output()).contains("FAIL lost_updates=0 without pause and rowlock (1)");
     }
 
     @Test
@@ -178,6 +179,127 @@ class TortureCheckerTests {
         assertThat(check(Set.of(Fault.SKEW), new FaultLog(), worker(PID_A, -90_000)).passed()).isTrue();
     }
 
+    @Test
+    void aLeaseLostWhileItsWorkersGuardedWorkHeldThePoolFailsAndNoneLostPasses() throws SQLException {
+        cleanLedger();
+        FaultLog faults = new FaultLog();
+        faults.add(new FaultLog.PoolHog("w0-" + PID_A, PID_A, T0, T0.plusMillis(3500), 1));
+        String hog = T0.plusMillis(3400) + " EVENT HOG torture-lock-0 token=5 held_ms=3000 connections=3 max_active=4 "
+                + "pool=4 lease_lost=false";
+
+        TortureChecker.Verdict kept = check(Set.of(Fault.POOL), faults,
+                worker(PID_A, 0, List.of(hog), 0, 0), worker(PID_B, 0));
+        assertThat(kept.passed()).as(output()).isTrue();
+        assertThat(kept.pools()).isEqualTo(1);
+
+        TortureChecker.Verdict lost = check(Set.of(Fault.POOL), faults, worker(PID_A, 0,
+                List.of(hog, lost(2000, "LOST", 5), lost(2001, "REPORTED_LOST", 5)), 1, 1), worker(PID_B, 0));
+        assertThat(lost.passed()).isFalse();
+        assertThat(lost.lostUnderPool()).isEqualTo(1);
+        assertThat(output()).contains("FAIL no lease lost while its worker's guarded work held every connection");
+    }
+
+    @Test
+    void aPoolFaultThatNeverExhaustedThePoolFails() throws SQLException {
+        cleanLedger();
+        FaultLog faults = new FaultLog();
+        faults.add(new FaultLog.PoolHog("w0-" + PID_A, PID_A, T0, T0.plusMillis(3500), 1));
+        String hog = T0.plusMillis(3400) + " EVENT HOG torture-lock-0 token=5 held_ms=3000 connections=1 max_active=2 "
+                + "pool=4 lease_lost=false";
+
+        assertThat(check(Set.of(Fault.POOL), faults, worker(PID_A, 0, List.of(hog), 0, 0)).passed()).isFalse();
+    }
+
+    @Test
+    void aLeaseLostBesideAStalledRowFailsWhileTheStalledLeasesOwnLossPasses() throws SQLException {
+        cleanLedger();
+        FaultLog faults = new FaultLog();
+        faults.add(new FaultLog.RowLock(List.of("torture-lock-1"), "w0-" + PID_A, PID_A, 2, T0, T0.plusMillis(3000),
+                List.of(new FaultLog.Probe("torture-lock-1", 1005, false, null))));
+
+        TortureChecker.Verdict stalledOnly = check(Set.of(Fault.ROWLOCK), faults, worker(PID_A, 0,
+                List.of(lost(2500, "LOST", "torture-lock-1", 9), lost(2501, "REPORTED_LOST", "torture-lock-1", 9)),
+                1, 1));
+        assertThat(stalledOnly.passed()).as(output()).isTrue();
+        assertThat(stalledOnly.rowLocks()).isEqualTo(1);
+
+        TortureChecker.Verdict beside = check(Set.of(Fault.ROWLOCK), faults, worker(PID_A, 0,
+                List.of(lost(2500, "LOST", 5), lost(2501, "REPORTED_LOST", 5)), 1, 1));
+        assertThat(beside.passed()).isFalse();
+        assertThat(beside.lostBesideStalledRows()).isEqualTo(1);
+        assertThat(output()).contains("FAIL the watchdog keeps the leases beside a stalled row (1 lost)");
+    }
+
+    @Test
+    void anAcquireOfAStalledLockThatTookALockOrLongerThanTheBoundFails() throws SQLException {
+        cleanLedger();
+        for (FaultLog.Probe probe : List.of(new FaultLog.Probe("torture-lock-0", 20, true, null),
+                new FaultLog.Probe("torture-lock-0", 3501, false, null))) {
+            FaultLog faults = new FaultLog();
+            faults.add(new FaultLog.RowLock(List.of("torture-lock-0"), "w0-" + PID_A, PID_A, 1, T0,
+                    T0.plusMillis(3000), List.of(probe)));
+
+            TortureChecker.Verdict verdict = check(Set.of(Fault.ROWLOCK), faults, worker(PID_A, 0));
+
+            assertThat(verdict.passed()).as(probe.toString()).isFalse();
+            assertThat(verdict.slowProbes()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void aReleaseSlowerThanTheBoundFailsUnlessItsWorkerWasStoppedMeanwhile() throws SQLException {
+        cleanLedger();
+        String release = T0.plusMillis(5000) + " EVENT RELEASE torture-lock-0 token=5 ms=3600 end="
+                + T0.plusMillis(5000);
+
+        TortureChecker.Verdict slow = check(Set.of(), new FaultLog(), worker(PID_A, 0, List.of(release), 0, 0));
+        assertThat(slow.passed()).isFalse();
+        assertThat(slow.maxReleaseMillis()).isEqualTo(3600);
+        assertThat(output()).contains("FAIL no release and no acquire slower than");
+
+        FaultLog paused = new FaultLog();
+        paused.add(new FaultLog.Pause("w0-" + PID_A, PID_A, T0.plusMillis(2000), T0.plusMillis(4500)));
+        TortureChecker.Verdict stopped = check(Set.of(Fault.PAUSE), paused, worker(PID_A, 0, List.of(release), 0, 0));
+        assertThat(stopped.passed()).as(output()).isTrue();
+        assertThat(stopped.maxReleaseMillis()).as("the release while stopped is left out").isEqualTo(12);
+    }
+
+    @Test
+    void aLeaseToldLostButNotReportedOrReportedTwiceFails() throws SQLException {
+        cleanLedger();
+        TortureChecker.Verdict unreported = check(Set.of(), new FaultLog(),
+                worker(PID_A, 0, List.of(lost(100, "LOST", 5)), 1, 0));
+        assertThat(unreported.lostMiscounted()).isEqualTo(1);
+        assertThat(unreported.passed()).isFalse();
+
+        TortureChecker.Verdict twice = check(Set.of(), new FaultLog(), worker(PID_A, 0,
+                List.of(lost(100, "LOST", 5), lost(101, "REPORTED_LOST", 5), lost(102, "REPORTED_LOST", 5)), 1, 2));
+        assertThat(twice.lostMiscounted()).isEqualTo(1);
+
+        TortureChecker.Verdict miscounted = check(Set.of(), new FaultLog(), worker(PID_A, 0,
+                List.of(lost(100, "LOST", 5), lost(101, "REPORTED_LOST", 5)), 2, 1));
+        assertThat(miscounted.lostMiscounted()).isEqualTo(1);
+
+        TortureChecker.Verdict matched = check(Set.of(), new FaultLog(), worker(PID_A, 0,
+                List.of(lost(100, "LOST", 5), lost(101, "REPORTED_LOST", 5)), 1, 1));
+        assertThat(matched.passed()).as(output()).isTrue();
+    }
+
+    /** One section on torture-lock-0 and its accepted ledger write. */
+    private void cleanLedger() throws SQLException {
+        section(PID_A, 5, 0, 0, 10);
+        counter(1);
+        acceptedLedgerFor(5);
+    }
+
+    private static String lost(long atMillis, String kind, long token) {
+        return lost(atMillis, kind, LOCK, token);
+    }
+
+    private static String lost(long atMillis, String kind, String lock, long token) {
+        return T0.plusMillis(atMillis) + " EVENT " + kind + " " + lock + " token=" + token + ": for the test";
+    }
+
     private TortureChecker.Verdict check(Set<Fault> faults, FaultLog log, WorkerOutcome... workers)
             throws SQLException {
         output.reset();
@@ -192,7 +314,16 @@ class TortureCheckerTests {
     }
 
     private static WorkerOutcome worker(long pid, long skewMillis) {
-        return new WorkerOutcome("w0-" + pid, pid, skewMillis, 0, false, List.of(T0 + " EVENT DONE sections=1"));
+        return worker(pid, skewMillis, List.of(), 0, 0);
+    }
+
+    /** A worker that printed these lines and ended with its counts of leases lost and reported lost. */
+    private static WorkerOutcome worker(long pid, long skewMillis, List<String> lines, long lostLeases,
+            long reportedLost) {
+        List<String> log = new java.util.ArrayList<>(lines);
+        log.add(T0.plusSeconds(60) + " EVENT DONE sections=1 lost_leases=" + lostLeases + " reported_lost="
+                + reportedLost + " max_release_ms=12 max_acquire_ms=3");
+        return new WorkerOutcome("w0-" + pid, pid, skewMillis, 0, false, log);
     }
 
     private static WorkerOutcome killedWorker(long pid) {
