@@ -343,17 +343,27 @@ final class TortureChecker {
                 faults.disconnects().stream().mapToInt(FaultLog.Disconnect::sessions).sum(),
                 options.store() == LockStore.REDIS ? "Redis connections" : "sessions", databaseErrors,
                 lostLeases, lostLeasesPaused, skippedNote(faults, Fault.DISCONNECT));
-        out.printf("  pool        %d times: %d guarded sections held pooled connections in open transactions past the "
-                + "TTL (up to %d of a pool of %d), %d of them while every connection was in use, the watchdog's "
-                + "included; %d leases lost meanwhile%s%n", faults.poolHogs().size(), hogsPastTtl, maxHeld, poolSize,
-                exhausted, lostUnderPool.size(), skippedNote(faults, Fault.POOL));
-        out.printf("  rowlock     %d times, %d rows held for %d ms each, %d times a row of a worker holding other "
-                + "leases: the controller's acquires answered in at most %d ms; %d leases lost on stalled rows, %d "
-                + "beside them%s%n", faults.rowLocks().size(),
-                faults.rowLocks().stream().mapToInt(r -> r.resources().size()).sum(),
-                options.rowLockLength().toMillis(), faults.rowLocks().stream().filter(r -> r.holderLeases() > 1)
-                        .count(), maxProbeMillis, lostOnStalledRows, lostBesideStalledRows.size(),
-                skippedNote(faults, Fault.ROWLOCK));
+        if (options.faults().contains(Fault.POOL)) {
+            out.printf("  pool        %d times: %d guarded sections held pooled connections in open transactions past "
+                    + "the TTL (up to %d of a pool of %d), %d of them while every connection was in use, the "
+                    + "watchdog's included; %d leases lost meanwhile%s%n", faults.poolHogs().size(), hogsPastTtl,
+                    maxHeld, poolSize, exhausted, lostUnderPool.size(), skippedNote(faults, Fault.POOL));
+        }
+        else {
+            out.println("  pool        off");
+        }
+        if (options.faults().contains(Fault.ROWLOCK)) {
+            out.printf("  rowlock     %d times, %d rows held for %d ms each, %d times a row of a worker holding other "
+                    + "leases: the controller's acquires answered in at most %d ms; %d leases lost on stalled rows, "
+                    + "%d beside them%s%n", faults.rowLocks().size(),
+                    faults.rowLocks().stream().mapToInt(r -> r.resources().size()).sum(),
+                    options.rowLockLength().toMillis(), faults.rowLocks().stream().filter(r -> r.holderLeases() > 1)
+                            .count(), maxProbeMillis, lostOnStalledRows, lostBesideStalledRows.size(),
+                    skippedNote(faults, Fault.ROWLOCK));
+        }
+        else {
+            out.println("  rowlock     off");
+        }
         out.printf("  bounds      slowest release %d ms, slowest acquire %d ms (bound %d ms; %d releases in stopped "
                 + "workers left out); %d leases reported lost by runLocked%n", maxRelease, maxAcquire, callBound,
                 releasesExcused, reportedLost);
