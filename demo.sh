@@ -3,9 +3,11 @@
 # replica-2 on time, replica-3 3 s ahead, and so on), and shows in their merged output: a four-second job guarded by
 # the lock alone running slots twice, the same job claimed per slot running each slot once, a takeover after one
 # replica is killed, and a late write refused by the fenced ledger after a replica is frozen past its lease. Ends
-# with one SUMMARY line per job and DEMO OK when every job claimed per slot ran each slot at most once.
+# with one SUMMARY line per job and DEMO OK when every job claimed per slot ran each slot at most once. With
+# --db redis the locks, their fencing tokens and the scheduled slots are in the Redis server at 127.0.0.1:6379
+# (DEMO_REDIS_HOST, DEMO_REDIS_PORT), under a key prefix of the run's own, and the ledger in an H2 TCP server.
 #
-#   ./demo.sh [--replicas N] [--seconds S] [--db h2|postgresql|mariadb]
+#   ./demo.sh [--replicas N] [--seconds S] [--db h2|postgresql|mariadb|redis]
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -17,17 +19,28 @@ while [ $# -gt 0 ]; do
     --replicas) replicas="$2"; shift 2 ;;
     --seconds) seconds="$2"; shift 2 ;;
     --db) db="$2"; shift 2 ;;
-    -h|--help) sed -n '2,8p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,10p' "$0"; exit 0 ;;
     *) echo "unknown option: $1 (see --help)" >&2; exit 2 ;;
   esac
 done
 if [ "$replicas" -lt 2 ]; then echo "--replicas must be at least 2" >&2; exit 2; fi
 if [ "$seconds" -lt 30 ]; then echo "--seconds must be at least 30" >&2; exit 2; fi
-case "$db" in h2|postgresql|mariadb) ;; *) echo "unknown database: $db (h2, postgresql or mariadb)" >&2; exit 2 ;; esac
+case "$db" in h2|postgresql|mariadb|redis) ;;
+  *) echo "unknown database: $db (h2, postgresql, mariadb or redis)" >&2; exit 2 ;; esac
+redis_host=${DEMO_REDIS_HOST:-127.0.0.1}
+redis_port=${DEMO_REDIS_PORT:-6379}
+if [ "$db" = redis ] && ! (exec 3<>"/dev/tcp/$redis_host/$redis_port") 2>/dev/null; then
+  echo "DEMO FAILED no Redis server answers at $redis_host:$redis_port (start one, or set DEMO_REDIS_HOST and DEMO_REDIS_PORT)"
+  exit 1
+fi
 
 jar=lock-sample-app/target/lock-sample-app-0.1.0-SNAPSHOT.jar
-if [ ! -f "$jar" ]; then
-  echo "Building the sample application (first run only)..."
+# A jar built before the sample had the Redis store lacks lock-redis: build again.
+jar_lists() {
+  if command -v unzip >/dev/null; then unzip -l "$jar"; elif command -v jar >/dev/null; then jar tf "$jar"; else echo "BOOT-INF/lib/lock-redis-"; fi
+}
+if [ ! -f "$jar" ] || ! jar_lists 2>/dev/null | grep -q 'BOOT-INF/lib/lock-redis-'; then
+  echo "Building the sample application..."
   ./mvnw -B -q -pl lock-sample-app -am package -DskipTests
 fi
 
@@ -50,6 +63,11 @@ cleanup() {
   done
   [ -n "${tail_pid:-}" ] && kill "$tail_pid" 2>/dev/null || true
   wait 2>/dev/null || true
+  # The run's Redis keys (lock hashes, token counters, slot hashes and run lists), where redis-cli is at hand.
+  if [ -n "${redis_prefix:-}" ] && command -v redis-cli >/dev/null; then
+    redis-cli -h "$redis_host" -p "$redis_port" --scan --pattern "${redis_prefix}*" 2>/dev/null \
+      | xargs -r redis-cli -h "$redis_host" -p "$redis_port" del >/dev/null 2>&1 || true
+  fi
 }
 trap cleanup EXIT
 trap 'echo; echo "Interrupted."; exit 130' INT TERM
@@ -74,14 +92,24 @@ reset_tables() {
     -url "$1" -user "$2" -password "" -script "$work/reset.sql" >"$work/reset.log" 2>&1 \
     || { echo "DEMO FAILED could not reset the sample's tables at $1 (see $work/reset.log)"; exit 1; }
 }
+start_h2() {
+  db_port=$(free_port)
+  java -Xmx128m -cp "$jar" -Dloader.main=org.h2.tools.Server org.springframework.boot.loader.launch.PropertiesLauncher \
+    -tcp -tcpPort "$db_port" -ifNotExists -baseDir "$work/h2" >"$work/h2.log" 2>&1 &
+  db_pid=$!
+  for _ in $(seq 1 100); do (exec 3<>"/dev/tcp/127.0.0.1/$db_port") 2>/dev/null && break; sleep 0.1; done
+  db_args=(--spring.datasource.url="jdbc:h2:tcp://127.0.0.1:$db_port/demo" --spring.datasource.username=sa)
+}
 case "$db" in
   h2)
-    db_port=$(free_port)
-    java -Xmx128m -cp "$jar" -Dloader.main=org.h2.tools.Server org.springframework.boot.loader.launch.PropertiesLauncher \
-      -tcp -tcpPort "$db_port" -ifNotExists -baseDir "$work/h2" >"$work/h2.log" 2>&1 &
-    db_pid=$!
-    for _ in $(seq 1 100); do (exec 3<>"/dev/tcp/127.0.0.1/$db_port") 2>/dev/null && break; sleep 0.1; done
-    db_args=(--spring.datasource.url="jdbc:h2:tcp://127.0.0.1:$db_port/demo" --spring.datasource.username=sa) ;;
+    start_h2 ;;
+  redis)
+    # The ledger and its fence in a fresh H2 database, shared by the replicas; locks, tokens and slots in Redis under
+    # a prefix of this run's own, so that tokens start at 1 as the fence does.
+    start_h2
+    redis_prefix="distlock-demo:$(date +%s)-$$:"
+    db_args+=(--spring.profiles.active=redis --spring.data.redis.host="$redis_host"
+      --spring.data.redis.port="$redis_port" --distributed-lock.redis.key-prefix="$redis_prefix") ;;
   postgresql)
     # The server of the postgresql profile in application.yml.
     reset_tables jdbc:postgresql://127.0.0.1:5432/test postgres
@@ -118,10 +146,12 @@ await_started() {
 
 clocks=""
 for i in $(seq 1 "$replicas"); do clocks+="${clocks:+, }replica-$i $(offset_of "$i")"; done
-echo "Starting $replicas replicas on $db; scheduler clock offsets: $clocks (output below; logs in $work)"
+store="$db"
+[ "$db" = redis ] && store="redis at $redis_host:$redis_port (keys under $redis_prefix), ledger on h2"
+echo "Starting $replicas replicas on $store; scheduler clock offsets: $clocks (output below; logs in $work)"
 tail -n +1 -f "$log" &
 tail_pid=$!
-if [ "$db" = h2 ]; then
+if [ "$db" = h2 ] || [ "$db" = redis ]; then
   for i in $(seq 1 "$replicas"); do start_replica "$i"; done
 else
   # The first replica creates the tables alone: concurrent CREATE TABLE IF NOT EXISTS can collide on a server.

@@ -1,5 +1,8 @@
 package io.distlock.sample;
 
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -7,6 +10,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -17,14 +21,16 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
- * Runs {@code ./demo.sh --replicas 3 --seconds 40} and checks what it shows: the jobs claimed per slot (ledger,
- * report, per-slot) run each slot at most once although the replicas' scheduler clocks are 3 s apart, while the same
- * job guarded by the lock alone runs slots more than once; one SUMMARY line per job whose figures agree with the
- * lines printed; a takeover within one TTL plus one period after the kill, at least two replicas executing, a fenced
- * write after the pause, and {@code DEMO OK}. Takes about a minute and a half, so it runs only with
- * {@code -Pdemo-test}, after the application jar is built.
+ * Runs {@code ./demo.sh --replicas 3 --seconds 40}, on H2 and with {@code --db redis} on the local Redis server, and
+ * checks what it shows: the jobs claimed per slot (ledger, report, per-slot) run each slot at most once although the
+ * replicas' scheduler clocks are 3 s apart, while the same job guarded by the lock alone runs slots more than once; one
+ * SUMMARY line per job whose figures agree with the lines printed; a takeover within one TTL plus one period after the
+ * kill, at least two replicas executing, a fenced write after the pause, and {@code DEMO OK}. Takes about a minute
+ * each, so it runs only with {@code -Pdemo-test}, after the application jar is built. The Redis run is skipped when no
+ * Redis server answers at 127.0.0.1:6379, unless {@code DISTLOCK_TEST_REQUIRE} names {@code redis}.
  */
 class DemoScriptIT {
 
@@ -43,9 +49,35 @@ class DemoScriptIT {
 
     @Test
     void demoShowsOneExecutionPerSlotDespiteSkewATakeoverAndAFencedWrite() throws Exception {
+        runAndCheck();
+    }
+
+    @Test
+    void theDemoOnTheRedisStoreShowsTheSame() throws Exception {
+        boolean reachable;
+        try (Socket socket = new Socket()) {
+            socket.connect(new InetSocketAddress("127.0.0.1", 6379), 1000);
+            reachable = true;
+        }
+        catch (IOException ex) {
+            reachable = false;
+        }
+        String require = String.valueOf(System.getenv("DISTLOCK_TEST_REQUIRE")).toLowerCase(Locale.ROOT);
+        if (!reachable) {
+            assertThat(require.contains("redis") || require.contains("all"))
+                    .as("Redis at 127.0.0.1:6379 unreachable but DISTLOCK_TEST_REQUIRE demands it").isFalse();
+        }
+        assumeTrue(reachable, "no Redis server at 127.0.0.1:6379: the Redis demo is skipped");
+        String all = runAndCheck("--db", "redis");
+        assertThat(all).contains("Starting 3 replicas on redis at 127.0.0.1:6379");
+    }
+
+    private String runAndCheck(String... options) throws Exception {
         Path root = Path.of("..").toAbsolutePath().normalize();
         Path log = Files.createTempFile("demo", ".log");
-        Process demo = new ProcessBuilder("bash", "demo.sh", "--replicas", "3", "--seconds", "40")
+        List<String> command = new ArrayList<>(List.of("bash", "demo.sh", "--replicas", "3", "--seconds", "40"));
+        command.addAll(List.of(options));
+        Process demo = new ProcessBuilder(command)
                 .directory(root.toFile()).redirectErrorStream(true).redirectOutput(log.toFile()).start();
         assertThat(demo.waitFor(6, TimeUnit.MINUTES)).as("demo finished").isTrue();
         List<String> lines = Files.readAllLines(log);
@@ -123,6 +155,7 @@ class DemoScriptIT {
                 .isBeforeOrEqualTo(killedAt.plusSeconds(3 + 5 + 5));
         assertThat(all).containsPattern("(?m)^FENCED job=ledger replica=\\S+ token=\\d+ current=\\d+$");
         Files.delete(log);
+        return all;
     }
 
     private static Instant later(Instant a, Instant b) {
