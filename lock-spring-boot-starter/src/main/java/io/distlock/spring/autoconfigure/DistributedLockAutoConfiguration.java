@@ -21,6 +21,7 @@ import io.distlock.core.jdbc.LockTableMissingException;
 import io.distlock.core.jdbc.dialect.LockDialect;
 import io.distlock.core.jdbc.dialect.LockDialects;
 import io.distlock.spring.aop.DistributedLockAopConfiguration;
+import io.micrometer.observation.ObservationRegistry;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -87,13 +88,15 @@ public final class DistributedLockAutoConfiguration {
     LockManager lockManager(LockRepository lockRepository, OwnerGenerator lockOwnerGenerator,
             LeaseWatchdog leaseWatchdog, DistributedLockProperties properties, ObjectProvider<DataSource> dataSource,
             ObjectProvider<LeaseLostListener> lostListeners, ObjectProvider<LockObserver> observers,
-            ObjectProvider<LockManagerBuilderCustomizer> customizers) {
+            ObjectProvider<LockManagerBuilderCustomizer> customizers,
+            ObjectProvider<ObservationRegistry> observationRegistry) {
         boolean eager = !isLazy(properties);
         LockManager.Builder builder = LockManager.builder(lockRepository)
             .ownerGenerator(lockOwnerGenerator)
             .watchdog(leaseWatchdog)
             .interruptOnLoss(properties.isInterruptOnLoss())
             .verifySchema(eager);
+        observationRegistry.ifAvailable(builder::observationRegistry);
         lostListeners.orderedStream().forEach(builder::lostListener);
         observers.orderedStream().forEach(builder::observer);
         customizers.orderedStream().forEach(customizer -> customizer.customize(builder));
