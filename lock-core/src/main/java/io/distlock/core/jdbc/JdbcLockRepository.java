@@ -71,7 +71,7 @@ public final class JdbcLockRepository implements LockRepository {
     /** The default bound of each statement. */
     public static final Duration DEFAULT_STATEMENT_TIMEOUT = Duration.ofSeconds(5);
 
-    /** The shortest statement timeout: JDBC query timeouts count whole seconds. */
+    /** The shortest statement timeout. */
     public static final Duration MIN_STATEMENT_TIMEOUT = Duration.ofSeconds(1);
 
     private static final Duration MAX_STATEMENT_TIMEOUT = Duration.ofDays(1);
@@ -396,8 +396,9 @@ public final class JdbcLockRepository implements LockRepository {
         /**
          * Sets how long each statement may run, waits for row locks included; default five seconds. A statement that
          * runs out of time is rolled back and fails with a {@link org.springframework.dao.QueryTimeoutException}
-         * (an acquire answers "not acquired" instead). Where the database counts query timeouts in whole seconds
-         * (PostgreSQL), a fraction of a second rounds up.
+         * (an acquire answers "not acquired" instead). On PostgreSQL the statement is cancelled within 50 ms after
+         * the timeout; on MariaDB it carries its own {@code max_statement_time}; on H2, whose statements can only
+         * be kept from waiting for row locks, the session's lock timeout is shortened to it when longer.
          *
          * @param statementTimeout the bound, at least one second
          * @return this builder
