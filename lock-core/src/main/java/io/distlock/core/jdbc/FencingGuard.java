@@ -65,7 +65,7 @@ public final class FencingGuard {
     private FencingGuard(DataSource dataSource, String table, LockDialect dialect) {
         this.table = table;
         this.dialect = dialect;
-        this.executor = new StatementExecutor(dataSource, table, Clock.systemUTC());
+        this.executor = new StatementExecutor(dataSource, table, Clock.systemUTC(), dialect, null);
         this.admit = TimedStatement.compile(dialect.fencingAdmit(table), dialect, TimeSource.DATABASE);
         this.lastToken = TimedStatement.compile("SELECT last_token FROM " + table + " WHERE name = ?", dialect,
                 TimeSource.DATABASE);

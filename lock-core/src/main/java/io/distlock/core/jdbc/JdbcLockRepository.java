@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 
 import javax.sql.DataSource;
 
@@ -33,14 +34,25 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import org.springframework.jdbc.BadSqlGrammarException;
+import org.springframework.dao.QueryTimeoutException;
 
 /**
  * The lock table on plain JDBC. Every decision is one statement whose {@code WHERE} carries the whole condition,
  * with time read from the database clock (unless {@link TimeSource#APPLICATION} is chosen). Statements run on a
- * connection taken straight from the {@link DataSource} in autocommit, never on the caller's transactional
- * connection: a caller's rollback cannot undo a lock operation, and a lock statement's failure cannot poison the
- * caller's transaction. Deadlocks and serialization failures, which roll the whole statement back, are retried a
- * few times.
+ * connection of their own in autocommit, never on the caller's transactional connection, whatever wraps the
+ * {@link DataSource}: connections come from behind the deepest {@link
+ * org.springframework.jdbc.datasource.TransactionAwareDataSourceProxy} in its chain of wrappers, and a connection
+ * that comes in manual-commit mode or held by a Spring transaction on the calling thread is refused, naming the data
+ * source. So a caller's rollback cannot undo a lock operation, a lock call cannot commit the caller's pending work,
+ * and a lock statement's failure cannot poison the caller's transaction. On a pool whose connections default to an
+ * isolation level the dialect's statements do not keep their guarantees at (PostgreSQL at {@code REPEATABLE READ}
+ * or {@code SERIALIZABLE}), they run at {@code READ COMMITTED} and the connection gets its level back afterwards:
+ * two round trips per call, which a {@code READ COMMITTED} pool avoids. Each connection's level is read once and
+ * remembered. Deadlocks and serialization failures, which roll the whole statement back, are retried a few times.
+ *
+ * <p>Every statement is bounded in time ({@link Builder#statementTimeout}), including one that waits for a row lock
+ * another session holds: it is then rolled back by the database and fails with a
+ * {@link org.springframework.dao.QueryTimeoutException} — except {@link #acquire}, which answers "not acquired".
  */
 public final class JdbcLockRepository implements LockRepository {
 
@@ -61,24 +73,37 @@ public final class JdbcLockRepository implements LockRepository {
     /** Keeps durations inside what every database's interval arithmetic accepts. */
     private static final Duration MAX_DURATION = Duration.ofDays(3650);
 
+    /** The default bound of each statement. */
+    public static final Duration DEFAULT_STATEMENT_TIMEOUT = Duration.ofSeconds(5);
+
+    /** The shortest statement timeout. */
+    public static final Duration MIN_STATEMENT_TIMEOUT = Duration.ofSeconds(1);
+
+    private static final Duration MAX_STATEMENT_TIMEOUT = Duration.ofDays(1);
+
     private final LockDialect dialect;
 
     private final LockTableName table;
 
     private final Duration maxTtl;
 
+    private final Duration statementTimeout;
+
     private final StatementExecutor executor;
 
     private final LockStatements statements;
 
     private final JdbcSlotStore slots;
+    private final RenewalConnection renewals;
 
     private JdbcLockRepository(Builder builder, LockDialect dialect) {
         this.dialect = dialect;
         this.table = builder.table;
         this.maxTtl = builder.maxTtl;
-        this.executor = new StatementExecutor(builder.dataSource, table, builder.clock);
-        this.statements = new LockStatements(dialect, table, builder.timeSource);
+        this.statementTimeout = builder.statementTimeout;
+        this.executor = new StatementExecutor(builder.dataSource, table, builder.clock, dialect, statementTimeout);
+        this.statements = new LockStatements(dialect, table, builder.timeSource, executor::bound);
+        this.renewals = new RenewalConnection(executor);
         this.slots = new JdbcSlotStore(executor, dialect, table, builder.timeSource);
     }
 
@@ -110,26 +135,66 @@ public final class JdbcLockRepository implements LockRepository {
         return table;
     }
 
+    /**
+     * The bound of each statement.
+     *
+     * @return the statement timeout
+     */
+    public Duration statementTimeout() {
+        return statementTimeout;
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Waits for a row lock another session holds at most the statement timeout, and then answers "not acquired":
+     * the database rolled the statement back, so nothing was written. A lease handed out is live by the database
+     * clock when the statement ends: after a wait for the row's lock its times are read again under the lock, and an
+     * acquire that took at least its TTL is checked once more before its lease is handed out.
+     */
     @Override
     public Optional<LockRecord> acquire(String resource, String owner, Duration ttl) {
         LockArguments.requireResource(resource);
         LockArguments.requireOwner(owner);
         long ttlMillis = LockArguments.requireTtl(ttl, maxTtl).toMillis();
+        long ttlNanos = TimeUnit.MILLISECONDS.toNanos(ttlMillis);
         TimedStatement acquire = statements.acquire;
-        return executor.runAlone(ACQUIRE, acquire, connection -> {
-            try {
-                // Two first claims of a brand-new resource may race; the second run sees the winner's row.
-                return executor.againOnDuplicateKey(connection, ACQUIRE, acquire,
-                        c -> executor.queryOne(c, acquire, statements::record, resource, owner, ttlMillis))
-                        .filter(record -> record.owner().equals(owner));
-            }
-            catch (SQLException ex) {
-                if (executor.isDuplicateKey(ACQUIRE, acquire, ex)) {
-                    return Optional.empty();
+        try {
+            return executor.runAlone(ACQUIRE, acquire, connection -> {
+                try {
+                    long sentAt = System.nanoTime();
+                    // Two first claims of a brand-new resource may race; the second run sees the winner's row.
+                    Optional<LockRecord> acquired = executor.againOnDuplicateKey(connection, ACQUIRE, acquire,
+                            c -> executor.queryOne(c, acquire, statements::record, resource, owner, ttlMillis))
+                            .filter(record -> record.owner().equals(owner));
+                    if (acquired.isPresent() && System.nanoTime() - sentAt >= ttlNanos) {
+                        return stillLive(connection, acquired.get());
+                    }
+                    return acquired;
                 }
-                throw ex;
-            }
-        });
+                catch (SQLException ex) {
+                    if (executor.isDuplicateKey(ACQUIRE, acquire, ex)) {
+                        return Optional.empty();
+                    }
+                    throw ex;
+                }
+            });
+        }
+        catch (QueryTimeoutException ex) {
+            // Rolled back by the database: most likely another session holds the row locked.
+            logger.debug("Not acquired '{}' on {}: {}", resource, table, ex.getMessage());
+            return Optional.empty();
+        }
+    }
+
+    /**
+     * After an acquire that took at least its TTL, most likely waiting for a row lock: a database whose clock stands
+     * still within a statement (H2) computed the lease from the time before the wait, so it may be over already.
+     * Hands it out only if it is still live by the database clock, and still this acquisition's.
+     */
+    private Optional<LockRecord> stillLive(Connection connection, LockRecord acquired) throws SQLException {
+        return executor.queryOne(connection, statements.find, statements::record, acquired.resource())
+                .filter(record -> record.owner().equals(acquired.owner()) && record.token() == acquired.token());
     }
 
     @Override
@@ -167,7 +232,7 @@ public final class JdbcLockRepository implements LockRepository {
             List<LeaseKey> chunk = keys.subList(from, Math.min(keys.size(), from + batch));
             TimedStatement statement = statements.renewAll(chunk.size());
             Object[] args = LockStatements.renewAllArguments(ttlMillis, chunk);
-            List<LockRecord> records = executor.runAlone(RENEW, statement, connection -> {
+            List<LockRecord> records = renewals.run(RENEW, statement, connection -> {
                 if (statements.renewReturnsRow) {
                     return executor.queryAll(connection, statement, statements::record, args);
                 }
@@ -180,6 +245,20 @@ public final class JdbcLockRepository implements LockRepository {
             }
         }
         return renewed;
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>While reserved, the first {@link #renewAll} takes a connection and keeps it out of the pool for every
+     * renewal after it, so that the watchdog keeps leases alive even while the guarded work holds every other
+     * connection: size the pool for the guarded work's connections + 1. A reserved connection that fails is closed
+     * and replaced by the next renewal. When renewal cannot get a connection, that is told at WARN, naming the data
+     * source.
+     */
+    @Override
+    public void reserveForRenewals(boolean reserve) {
+        renewals.reserve(reserve);
     }
 
     @Override
@@ -259,9 +338,12 @@ public final class JdbcLockRepository implements LockRepository {
     }
 
     /**
-     * Checks that the lock table, its columns and its token sequence exist.
+     * Checks that the lock table, its columns and its token sequence exist, and that the columns have the types the
+     * guarantees rest on (timestamps with their zone or in UTC, a case-sensitive {@code resource} that is the
+     * primary key, a {@code bigint} token), as the dialect judges them.
      *
-     * @throws LockTableMissingException when one is missing, saying how to create them
+     * @throws LockTableMissingException when one is missing or a column's type is wrong, naming the table, the
+     *     column, the type found and the type expected, and saying how to create them
      */
     @Override
     public void verifySchema() {
@@ -284,6 +366,8 @@ public final class JdbcLockRepository implements LockRepository {
         private Clock clock = Clock.systemUTC();
 
         private Duration maxTtl = Duration.ofDays(1);
+
+        private Duration statementTimeout = DEFAULT_STATEMENT_TIMEOUT;
 
         private Builder(DataSource dataSource) {
             this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
@@ -341,6 +425,23 @@ public final class JdbcLockRepository implements LockRepository {
          */
         public Builder maxTtl(Duration maxTtl) {
             this.maxTtl = LockArguments.requireDuration("maxTtl", maxTtl, LockArguments.MIN_TTL, MAX_DURATION);
+            return this;
+        }
+
+        /**
+         * Sets how long each statement may run, waits for row locks included; default five seconds. A statement that
+         * runs out of time is rolled back and fails with a {@link org.springframework.dao.QueryTimeoutException}
+         * (an acquire answers "not acquired" instead). On PostgreSQL the statement is cancelled within 50 ms after
+         * the timeout; on MariaDB it carries its own {@code max_statement_time}; on H2, whose statements can only
+         * be kept from waiting for row locks, the session's lock timeout is shortened to it when longer.
+         *
+         * @param statementTimeout the bound, at least one second
+         * @return this builder
+         * @throws IllegalArgumentException when shorter than a second or longer than a day
+         */
+        public Builder statementTimeout(Duration statementTimeout) {
+            this.statementTimeout = LockArguments.requireWholeMillis("statementTimeout", LockArguments.requireDuration(
+                    "statementTimeout", statementTimeout, MIN_STATEMENT_TIMEOUT, MAX_STATEMENT_TIMEOUT));
             return this;
         }
 

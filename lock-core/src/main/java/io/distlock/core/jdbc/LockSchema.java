@@ -4,7 +4,13 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+import io.distlock.core.TimeSource;
 
 import io.distlock.core.jdbc.dialect.LockDialect;
 
@@ -54,9 +60,11 @@ public final class LockSchema {
     }
 
     /**
-     * Checks that the lock table, its columns and its token sequence exist, with queries that read no row.
+     * Checks that the lock table, its columns and its token sequence exist, with queries that read no row, and that
+     * the columns have types that keep the guarantees.
      *
-     * @throws LockTableMissingException when one is missing, naming the script that creates them
+     * @throws LockTableMissingException when one is missing or a column's type is wrong, naming the table, column,
+     *     type found and type expected, and the script that creates them
      */
     static void verify(StatementExecutor executor, LockDialect dialect, LockTableName table) {
         List<String> checks = List.of("SELECT " + LockDialect.COLUMNS + " FROM " + table + " WHERE 1 = 0",
@@ -64,6 +72,42 @@ public final class LockSchema {
         executor.probe("verify lock table", checks, (ex, translated) -> translated instanceof BadSqlGrammarException
                 ? new LockTableMissingException(missingTableMessage(dialect, table, ex.getMessage()), ex)
                 : translated);
+        verifyColumnTypes(executor, dialect, table);
+    }
+
+    /**
+     * Checks the columns' types as the dialect judges them: a timestamp that drops its zone lets a replica in another
+     * time zone take a live lock, a case-insensitive or space-padding collation merges names, and a {@code resource}
+     * that is not a unique key lets two owners insert a row each.
+     */
+    private static void verifyColumnTypes(StatementExecutor executor, LockDialect dialect, LockTableName table) {
+        String query = dialect.columnTypesQuery();
+        if (query == null) {
+            return;
+        }
+        TimedStatement columns = TimedStatement.compile(executor.bound(query), dialect, TimeSource.DATABASE);
+        int dot = table.value().indexOf('.');
+        String schema = dot < 0 ? null : table.value().substring(0, dot);
+        String name = table.value().substring(dot + 1);
+        Map<String, String> found = new LinkedHashMap<>();
+        executor.runAlone("verify lock table column types", columns, connection -> executor.queryAll(connection,
+                columns, rs -> Map.entry(rs.getString(1).toLowerCase(Locale.ROOT), rs.getString(2)), schema, name))
+                .forEach(column -> found.put(column.getKey(), column.getValue()));
+        List<String> problems = new ArrayList<>();
+        for (String column : LockDialect.COLUMNS.split(", ")) {
+            String type = found.get(column);
+            String expected = type != null ? dialect.expectedColumnType(column, type) : null;
+            if (expected != null) {
+                problems.add(column + " is '" + type + "', expected " + expected);
+            }
+        }
+        if (!problems.isEmpty()) {
+            throw new LockTableMissingException("Lock table '" + table + "' in " + dialect.name() + " has columns "
+                    + "whose types break the lock's guarantees: " + String.join("; ", problems) + ". Recreate the "
+                    + "table with the script " + dialect.schemaLocation() + " from the lock-core jar"
+                    + (table.equals(LockTableName.DEFAULT) ? "" : " (renaming distributed_locks to " + table + ")")
+                    + ", or alter these columns to the expected types", null);
+        }
     }
 
     private static String missingTableMessage(LockDialect dialect, LockTableName table, String failure) {

@@ -5,6 +5,7 @@ import java.sql.SQLException;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.UnaryOperator;
 
 import io.distlock.core.LeaseKey;
 import io.distlock.core.LockRecord;
@@ -14,7 +15,8 @@ import io.distlock.core.jdbc.dialect.LockDialect;
 /**
  * Every statement of the lock table, written once per repository for its table, dialect and time source. Each
  * decision's {@code WHERE} carries its whole condition: live ({@code expires_at > now}), and owned where ownership
- * matters. {@code {now}} is the dialect's clock, or a parameter in application-time mode.
+ * matters. {@code {now}} is the dialect's clock, or a parameter in application-time mode. Each text carries the
+ * dialect's time bound, where the dialect bounds statements in their text.
  */
 final class LockStatements {
 
@@ -27,6 +29,8 @@ final class LockStatements {
     private final LockTableName table;
 
     private final TimeSource timeSource;
+
+    private final UnaryOperator<String> bound;
 
     /** Takes a free or expired lock, or renews the caller's own; parameters resource, owner, TTL ms. */
     final TimedStatement acquire;
@@ -63,10 +67,11 @@ final class LockStatements {
 
     private final Map<Integer, TimedStatement> findAllOwnedBySize = new ConcurrentHashMap<>();
 
-    LockStatements(LockDialect dialect, LockTableName table, TimeSource timeSource) {
+    LockStatements(LockDialect dialect, LockTableName table, TimeSource timeSource, UnaryOperator<String> bound) {
         this.dialect = dialect;
         this.table = table;
         this.timeSource = timeSource;
+        this.bound = bound;
         this.acquire = compile(dialect.acquire(table.value(), table.sequence()));
         String renewUpdate = "UPDATE %s SET expires_at = %s WHERE resource = ? AND owner = ? AND expires_at > %s"
                 .formatted(table, dialect.plusMillis(NOW, "?"), NOW);
@@ -102,8 +107,8 @@ final class LockStatements {
      */
     TimedStatement renewAll(int size) {
         return renewAllBySize.computeIfAbsent(size, n -> {
-            String update = "UPDATE %s SET expires_at = %s WHERE (resource, owner) IN (%s) AND expires_at > %s"
-                    .formatted(table, dialect.plusMillis(NOW, "?"), parameterPairs(n), NOW);
+            String update = "UPDATE %s SET expires_at = %s WHERE %s AND expires_at > %s"
+                    .formatted(table, dialect.plusMillis(NOW, "?"), keyCondition(n), NOW);
             String query = dialect.updateReturningRows(update);
             return compile(query != null ? query : update);
         });
@@ -136,19 +141,26 @@ final class LockStatements {
      */
     TimedStatement findAllOwned(int size) {
         return findAllOwnedBySize.computeIfAbsent(size, n -> compile(
-                "SELECT %s FROM %s WHERE (resource, owner) IN (%s) AND expires_at > %s"
-                        .formatted(COLUMNS, table, parameterPairs(n), NOW)));
+                "SELECT %s FROM %s WHERE %s AND expires_at > %s"
+                        .formatted(COLUMNS, table, keyCondition(n), NOW)));
     }
 
     private TimedStatement compile(String template) {
-        return TimedStatement.compile(template, dialect, timeSource);
+        return TimedStatement.compile(bound.apply(template), dialect, timeSource);
     }
 
-    private static String parameterPairs(int count) {
-        StringBuilder sql = new StringBuilder(count * 8);
+    /**
+     * Matches {@code count} resource and owner pairs. One pair is written as two equalities: MariaDB scans the whole
+     * table for a row-value {@code IN} of a single pair, and so waits for every row another session holds locked.
+     */
+    private static String keyCondition(int count) {
+        if (count == 1) {
+            return "resource = ? AND owner = ?";
+        }
+        StringBuilder sql = new StringBuilder(count * 8 + 24).append("(resource, owner) IN (");
         for (int i = 0; i < count; i++) {
             sql.append(i == 0 ? "(?, ?)" : ", (?, ?)");
         }
-        return sql.toString();
+        return sql.append(')').toString();
     }
 }

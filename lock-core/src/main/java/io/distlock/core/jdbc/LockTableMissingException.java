@@ -1,8 +1,10 @@
 package io.distlock.core.jdbc;
 
+import org.jspecify.annotations.Nullable;
+
 /**
- * The lock table or its token sequence does not exist, or lacks a column: thrown at start-up, before any lock is
- * taken, with the script that creates them.
+ * The lock table or its token sequence does not exist, lacks a column, or has a column whose type breaks the lock's
+ * guarantees: thrown at start-up, before any lock is taken, with the script that creates them.
  */
 public class LockTableMissingException extends IllegalStateException {
 
@@ -12,9 +14,9 @@ public class LockTableMissingException extends IllegalStateException {
      * Creates the exception.
      *
      * @param message what is missing and how to create it
-     * @param cause the database's answer
+     * @param cause the database's answer, if any
      */
-    public LockTableMissingException(String message, Throwable cause) {
+    public LockTableMissingException(String message, @Nullable Throwable cause) {
         super(message, cause);
     }
 }

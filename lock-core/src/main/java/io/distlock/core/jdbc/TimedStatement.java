@@ -12,8 +12,9 @@ import io.distlock.core.jdbc.dialect.LockDialect;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A statement whose {@link LockDialect#NOW} markers became the database clock or, in application-time mode, bound
- * parameters; it binds the caller's arguments around them in order.
+ * A statement whose {@link LockDialect#NOW} and {@link LockDialect#NOW_UNDER_LOCK} markers became the database clock
+ * or, in application-time mode, bound parameters carrying one reading of the application's clock; it binds the
+ * caller's arguments around them in order.
  */
 final class TimedStatement {
 
@@ -34,15 +35,18 @@ final class TimedStatement {
         StringBuilder sql = new StringBuilder(template.length() + 64);
         List<Boolean> slots = new ArrayList<>();
         for (int i = 0; i < template.length(); i++) {
-            if (template.startsWith(LockDialect.NOW, i)) {
+            String marker = template.startsWith(LockDialect.NOW, i) ? LockDialect.NOW
+                    : template.startsWith(LockDialect.NOW_UNDER_LOCK, i) ? LockDialect.NOW_UNDER_LOCK : null;
+            if (marker != null) {
                 if (timeSource == TimeSource.DATABASE) {
-                    sql.append(dialect.currentTimeExpression());
+                    sql.append(marker.equals(LockDialect.NOW) ? dialect.currentTimeExpression()
+                            : dialect.currentTimeUnderLockExpression());
                 }
                 else {
                     sql.append(dialect.timeParameterExpression());
                     slots.add(Boolean.TRUE);
                 }
-                i += LockDialect.NOW.length() - 1;
+                i += marker.length() - 1;
             }
             else {
                 char c = template.charAt(i);

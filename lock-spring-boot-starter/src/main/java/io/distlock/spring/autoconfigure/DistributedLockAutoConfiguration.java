@@ -154,13 +154,14 @@ public final class DistributedLockAutoConfiguration {
         @Bean
         @ConditionalOnMissingBean(LockRepository.class)
         JdbcLockRepository lockRepository(DataSource dataSource, DistributedLockProperties properties,
-                ObjectProvider<LockDialect> lockDialect) {
+                ObjectProvider<LockDialect> lockDialect, ObjectProvider<DistributedLockJdbcProperties> jdbcProperties) {
             LockDatabaseProbe probe = new LockDatabaseProbe(dataSource);
             Exception failure = probe.tryConnect();
             if (failure != null) {
                 throw probe.unreachable("set up the lock repository", failure, START_OR_LAZY);
             }
-            return jdbcLockRepository(dataSource, properties, configuredDialect(properties, lockDialect));
+            return jdbcLockRepository(dataSource, properties, configuredDialect(properties, lockDialect),
+                    jdbcProperties);
         }
     }
 
@@ -177,7 +178,7 @@ public final class DistributedLockAutoConfiguration {
         @Bean
         @ConditionalOnMissingBean(LockRepository.class)
         LockRepository lockRepository(DataSource dataSource, DistributedLockProperties properties,
-                ObjectProvider<LockDialect> lockDialect) {
+                ObjectProvider<LockDialect> lockDialect, ObjectProvider<DistributedLockJdbcProperties> jdbcProperties) {
             LockDatabaseProbe probe = new LockDatabaseProbe(dataSource);
             LockDialect dialect = configuredDialect(properties, lockDialect);
             if (dialect == null) {
@@ -189,7 +190,8 @@ public final class DistributedLockAutoConfiguration {
                     throw dialectRequired(probe, failure);
                 }
             }
-            return new SchemaCheckingLockRepository(jdbcLockRepository(dataSource, properties, dialect));
+            return new SchemaCheckingLockRepository(jdbcLockRepository(dataSource, properties, dialect,
+                    jdbcProperties));
         }
     }
 
@@ -216,10 +218,11 @@ public final class DistributedLockAutoConfiguration {
     }
 
     private static JdbcLockRepository jdbcLockRepository(DataSource dataSource, DistributedLockProperties properties,
-            @Nullable LockDialect dialect) {
+            @Nullable LockDialect dialect, ObjectProvider<DistributedLockJdbcProperties> jdbcProperties) {
         return JdbcLockRepository.builder(dataSource)
             .tableName(properties.getTableName())
             .dialect(dialect)
+            .statementTimeout(jdbcProperties.getIfAvailable(DistributedLockJdbcProperties::new).getStatementTimeout())
             .timeSource(properties.getTimeSource())
             .maxTtl(LockArguments.requireDuration("distributed-lock.max-ttl", properties.getMaxTtl(),
                     LockArguments.MIN_TTL, LockRequest.MAX_DURATION))

@@ -1,17 +1,34 @@
 package io.distlock.spring.autoconfigure;
 
+import java.time.Duration;
+
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.jdbc.init.DatabaseInitializationProperties;
 
 /**
- * Initialisation of the lock table, under {@code distributed-lock.jdbc}: by default the table and its token sequence
- * are created on embedded databases only, from the script lock-core ships for the database.
+ * The lock table on JDBC, under {@code distributed-lock.jdbc}: how long each lock statement may run, and the table's
+ * initialisation. By default the table and its token sequence are created on embedded databases only, from the
+ * script lock-core ships for the database.
  */
 @ConfigurationProperties("distributed-lock.jdbc")
 public class DistributedLockJdbcProperties extends DatabaseInitializationProperties {
 
     private static final String DEFAULT_SCHEMA_LOCATION =
             "classpath:io/distlock/core/jdbc/dialect/schema-@@platform@@.sql";
+
+    /**
+     * Longest time each lock statement may run, waits for row locks held by other sessions included, at least 1s.
+     * An acquire that runs out of time answers "not acquired"; other statements fail with a QueryTimeoutException.
+     */
+    private Duration statementTimeout = Duration.ofSeconds(5);
+
+    public Duration getStatementTimeout() {
+        return statementTimeout;
+    }
+
+    public void setStatementTimeout(Duration statementTimeout) {
+        this.statementTimeout = statementTimeout;
+    }
 
     @Override
     public String getDefaultSchemaLocation() {

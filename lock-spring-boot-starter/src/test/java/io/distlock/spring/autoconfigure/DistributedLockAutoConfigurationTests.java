@@ -250,6 +250,20 @@ class DistributedLockAutoConfigurationTests {
     }
 
     @Test
+    void statementTimeoutBoundsTheRepositorysStatementsAndDefaultsToFiveSeconds() {
+        runner.run(context -> assertThat(context.getBean(JdbcLockRepository.class).statementTimeout())
+            .isEqualTo(Duration.ofSeconds(5)));
+        runner.withPropertyValues("distributed-lock.jdbc.statement-timeout=2s")
+            .run(context -> assertThat(context.getBean(JdbcLockRepository.class).statementTimeout())
+                .isEqualTo(Duration.ofSeconds(2)));
+        runner.withPropertyValues("distributed-lock.jdbc.statement-timeout=500ms")
+            .run(context -> assertThat(context).getFailure()
+                .rootCause()
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("statementTimeout must be at least PT1S, got PT0.5S"));
+    }
+
+    @Test
     void initialisesTheSchemaOnAnEmbeddedDatabase() {
         runner.run(context -> {
             assertThat(context).hasNotFailed();

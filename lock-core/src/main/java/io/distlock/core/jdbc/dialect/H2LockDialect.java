@@ -5,13 +5,20 @@ import java.sql.SQLException;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.util.regex.Pattern;
+
+import org.jspecify.annotations.Nullable;
 
 /**
  * H2 2.x: {@code MERGE … USING} read through {@code FINAL TABLE}, on {@code TIMESTAMP WITH TIME ZONE} columns. On a
  * brand-new resource, concurrent merges can fail with a duplicate key; the repository retries once, which then takes
- * the matched path and answers "held".
+ * the matched path and answers "held". Neither H2's query timeout (set for the whole session) nor a cancel ends a
+ * wait for a row lock, so the time bound comes from the session's {@code LOCK_TIMEOUT} (2 s by default), shortened for the lock
+ * statements when it is longer than the statement timeout.
  */
 final class H2LockDialect implements LockDialect {
+
+    private static final Pattern TIMESTAMPTZ = Pattern.compile("TIMESTAMP WITH TIME ZONE\\((\\d)\\)");
 
     @Override
     public String name() {
@@ -85,6 +92,43 @@ final class H2LockDialect implements LockDialect {
                 """.formatted(table);
     }
 
+    /**
+     * {@code DATA_TYPE} with a timestamp's precision, followed by {@code UNIQUE} for a column that is a unique key on
+     * its own. Unquoted names are upper case in H2's information schema.
+     */
+    @Override
+    public String columnTypesQuery() {
+        return """
+                SELECT c.COLUMN_NAME, c.DATA_TYPE
+                    || CASE WHEN c.DATA_TYPE LIKE 'TIMESTAMP%' THEN '(' || c.DATETIME_PRECISION || ')' ELSE '' END
+                    || CASE WHEN EXISTS (SELECT 1 FROM INFORMATION_SCHEMA.INDEX_COLUMNS ic
+                            JOIN INFORMATION_SCHEMA.INDEXES i ON i.INDEX_SCHEMA = ic.INDEX_SCHEMA
+                                AND i.INDEX_NAME = ic.INDEX_NAME
+                            WHERE ic.TABLE_SCHEMA = c.TABLE_SCHEMA AND ic.TABLE_NAME = c.TABLE_NAME
+                            AND ic.COLUMN_NAME = c.COLUMN_NAME AND ic.ORDINAL_POSITION = 1
+                            AND i.INDEX_TYPE_NAME IN ('PRIMARY KEY', 'UNIQUE INDEX')
+                            AND NOT EXISTS (SELECT 1 FROM INFORMATION_SCHEMA.INDEX_COLUMNS o
+                                WHERE o.INDEX_SCHEMA = ic.INDEX_SCHEMA AND o.INDEX_NAME = ic.INDEX_NAME
+                                AND o.ORDINAL_POSITION = 2)) THEN ' UNIQUE' ELSE '' END
+                FROM INFORMATION_SCHEMA.COLUMNS c
+                WHERE c.TABLE_SCHEMA = COALESCE(UPPER(CAST(? AS VARCHAR)), CURRENT_SCHEMA)
+                    AND c.TABLE_NAME = UPPER(CAST(? AS VARCHAR))
+                """;
+    }
+
+    @Override
+    public @Nullable String expectedColumnType(String column, String found) {
+        return switch (column) {
+            case "acquired_at", "expires_at" -> ColumnTypes.precision(found, TIMESTAMPTZ) >= 3 ? null
+                    : "TIMESTAMP(6) WITH TIME ZONE (of at least millisecond precision)";
+            case "token" -> found.equals("BIGINT") ? null : "BIGINT";
+            case "resource" -> found.equals("CHARACTER VARYING UNIQUE") ? null
+                    : "CHARACTER VARYING (VARCHAR, case-sensitive), unique on its own (the primary key)";
+            case "owner" -> found.equals("CHARACTER VARYING") ? null : "CHARACTER VARYING (VARCHAR, case-sensitive)";
+            default -> null;
+        };
+    }
+
     @Override
     public String updateReturningRows(String update) {
         return "SELECT " + COLUMNS + " FROM FINAL TABLE (" + update + ")";
@@ -93,6 +137,21 @@ final class H2LockDialect implements LockDialect {
     @Override
     public int maxRenewBatch() {
         return 500;
+    }
+
+    @Override
+    public boolean boundsByCancelling() {
+        return false;
+    }
+
+    @Override
+    public String lockWaitTimeoutQuery() {
+        return "SELECT LOCK_TIMEOUT()";
+    }
+
+    @Override
+    public String lockWaitTimeoutStatement(long millis) {
+        return "SET LOCK_TIMEOUT " + millis;
     }
 
     @Override

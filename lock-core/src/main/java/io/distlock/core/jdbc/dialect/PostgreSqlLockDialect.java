@@ -1,10 +1,14 @@
 package io.distlock.core.jdbc.dialect;
 
+import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.util.regex.Pattern;
+
+import org.jspecify.annotations.Nullable;
 
 /**
  * PostgreSQL 12 and later: {@code INSERT … ON CONFLICT DO UPDATE … WHERE … RETURNING}, atomic under READ COMMITTED,
@@ -12,6 +16,10 @@ import java.time.ZoneOffset;
  * start of a transaction.
  */
 final class PostgreSqlLockDialect implements LockDialect {
+
+    private static final Pattern TIMESTAMPTZ = Pattern.compile("timestamp(?:\\((\\d)\\))? with time zone");
+
+    private static final Pattern TEXT = Pattern.compile("(?:character varying(?:\\(\\d+\\))?|text)(?: UNIQUE)?");
 
     @Override
     public String name() {
@@ -48,6 +56,11 @@ final class PostgreSqlLockDialect implements LockDialect {
         return "(" + timestamp + " + CAST(" + millis + " AS bigint) * INTERVAL '1 millisecond')";
     }
 
+    /**
+     * {@code EXCLUDED} holds the times of {@code VALUES}, read before any wait for the conflicting row's lock; on a
+     * conflict, the times are read again under the lock, and {@code EXCLUDED} carries only the TTL (the difference of
+     * its two times).
+     */
     @Override
     public String acquire(String table, String sequence) {
         return """
@@ -57,9 +70,9 @@ final class PostgreSqlLockDialect implements LockDialect {
                     token = CASE WHEN l.owner = EXCLUDED.owner AND l.expires_at > {now}
                             THEN l.token ELSE nextval('%2$s') END,
                     acquired_at = CASE WHEN l.owner = EXCLUDED.owner AND l.expires_at > {now}
-                            THEN l.acquired_at ELSE EXCLUDED.acquired_at END,
+                            THEN l.acquired_at ELSE {now-under-lock} END,
                     owner = EXCLUDED.owner,
-                    expires_at = EXCLUDED.expires_at
+                    expires_at = {now-under-lock} + (EXCLUDED.expires_at - EXCLUDED.acquired_at)
                 WHERE l.owner = EXCLUDED.owner OR l.expires_at <= {now}
                 RETURNING l.resource, l.owner, l.token, l.acquired_at, l.expires_at
                 """.formatted(table, sequence, plusMillis(NOW, "?"));
@@ -77,6 +90,47 @@ final class PostgreSqlLockDialect implements LockDialect {
                 WHERE f.last_token <= EXCLUDED.last_token
                 RETURNING f.last_token
                 """.formatted(table);
+    }
+
+    /**
+     * {@code READ COMMITTED}, or {@code READ UNCOMMITTED}, which PostgreSQL runs as {@code READ COMMITTED}. At
+     * {@code REPEATABLE READ} and {@code SERIALIZABLE} a statement that meets a row another transaction changed after
+     * its snapshot fails with a serialization failure (40001), which contention makes frequent.
+     */
+    @Override
+    public boolean keepsGuaranteesAt(int level) {
+        return level == Connection.TRANSACTION_READ_COMMITTED || level == Connection.TRANSACTION_READ_UNCOMMITTED;
+    }
+
+    /**
+     * {@code format_type}, followed by {@code COLLATE <name>} for a nondeterministic collation and {@code UNIQUE} for
+     * a column that is a unique key on its own.
+     */
+    @Override
+    public String columnTypesQuery() {
+        return """
+                SELECT a.attname, format_type(a.atttypid, a.atttypmod)
+                    || CASE WHEN c.collisdeterministic = false THEN ' COLLATE ' || c.collname ELSE '' END
+                    || CASE WHEN EXISTS (SELECT 1 FROM pg_index i WHERE i.indrelid = a.attrelid AND i.indisunique
+                            AND i.indnkeyatts = 1 AND i.indkey[0] = a.attnum) THEN ' UNIQUE' ELSE '' END
+                FROM pg_attribute a LEFT JOIN pg_collation c ON c.oid = a.attcollation
+                WHERE a.attrelid = CAST(COALESCE(CAST(? AS text) || '.', '') || CAST(? AS text) AS regclass)
+                    AND a.attnum > 0 AND NOT a.attisdropped
+                """;
+    }
+
+    @Override
+    public @Nullable String expectedColumnType(String column, String found) {
+        return switch (column) {
+            case "acquired_at", "expires_at" -> ColumnTypes.precision(found, TIMESTAMPTZ) >= 3 ? null
+                    : "timestamp with time zone (timestamptz) of at least millisecond precision";
+            case "token" -> found.equals("bigint") ? null : "bigint";
+            case "resource" -> TEXT.matcher(found).matches() && found.endsWith(" UNIQUE") ? null
+                    : "character varying with a deterministic collation, unique on its own (the primary key)";
+            case "owner" -> TEXT.matcher(found).matches() && !found.contains(" COLLATE ") ? null
+                    : "character varying with a deterministic collation";
+            default -> null;
+        };
     }
 
     @Override

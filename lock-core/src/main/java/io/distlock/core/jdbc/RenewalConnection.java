@@ -1,0 +1,106 @@
+package io.distlock.core.jdbc;
+
+import java.sql.SQLException;
+import java.util.concurrent.locks.ReentrantLock;
+
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The connection lease renewals keep for themselves while the watchdog keeps leases alive, so that renewals never
+ * wait for the pool that the guarded work may hold entirely. Taken by the first renewal once the reservation started
+ * (guarded calls that end before their first renewal cost no connection), used by every batch renewal after it,
+ * replaced when it breaks (any failure on it closes it, and the next renewal takes a fresh one), and given back when
+ * the reservation ends. A renewal that finds it busy with another renewal takes a pooled connection.
+ */
+final class RenewalConnection {
+
+    private static final Logger logger = LoggerFactory.getLogger(RenewalConnection.class);
+
+    private final StatementExecutor executor;
+
+    private final ReentrantLock lock = new ReentrantLock();
+
+    private volatile boolean reserving;
+
+    /** Guarded by {@link #lock}. */
+    private StatementExecutor.@Nullable OwnConnection reserved;
+
+    RenewalConnection(StatementExecutor executor) {
+        this.executor = executor;
+    }
+
+    /**
+     * Starts or ends the reservation. Ending waits for a renewal in flight on the reserved connection and gives it
+     * back.
+     *
+     * @param reserve whether leases are being kept alive
+     */
+    void reserve(boolean reserve) {
+        lock.lock();
+        try {
+            reserving = reserve;
+            if (!reserve) {
+                discard();
+            }
+        }
+        finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Runs a renewal on the reserved connection while there is a reservation, or else on a pooled connection.
+     *
+     * @param task what the work does, for messages
+     * @param timed the work's main statement, for messages
+     * @param work the work
+     * @return what the work returned
+     */
+    <T> T run(String task, TimedStatement timed, StatementExecutor.SqlWork<T> work) {
+        if (!reserving || !lock.tryLock()) {
+            return executor.runAlone(task, timed, work, true);
+        }
+        try {
+            if (!reserving) {
+                return executor.runAlone(task, timed, work, true);
+            }
+            if (reserved == null) {
+                try {
+                    reserved = executor.openForRenewal();
+                }
+                catch (SQLException ex) {
+                    throw executor.translate(task, timed.sql(), ex);
+                }
+            }
+            try {
+                return work.run(reserved.connection());
+            }
+            catch (SQLException ex) {
+                discard();
+                throw executor.translate(task, timed.sql(), ex);
+            }
+            catch (RuntimeException ex) {
+                discard();
+                throw ex;
+            }
+        }
+        finally {
+            lock.unlock();
+        }
+    }
+
+    private void discard() {
+        StatementExecutor.OwnConnection held = reserved;
+        reserved = null;
+        if (held != null) {
+            try {
+                held.close();
+            }
+            catch (SQLException | RuntimeException ex) {
+                logger.debug("Could not give back the connection reserved for renewals", ex);
+            }
+        }
+    }
+}
