@@ -11,6 +11,8 @@ import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
 
 import io.distlock.core.jdbc.JdbcLockRepository;
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationRegistry;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -54,6 +56,8 @@ public final class LockManager implements AutoCloseable {
 
     private final SlotRuns slots;
 
+    private final LockObservations observations;
+
     private LockManager(Builder builder) {
         this.repository = builder.repository;
         this.ownerGenerator = builder.ownerGenerator;
@@ -64,6 +68,7 @@ public final class LockManager implements AutoCloseable {
         LockEvents events = new LockEvents(builder.lostListeners, builder.observers);
         this.host = new LeaseRegistry(repository, watchdog, events);
         this.slots = new SlotRuns(this, events);
+        this.observations = new LockObservations(builder.observationRegistry);
     }
 
     /**
@@ -108,6 +113,25 @@ public final class LockManager implements AutoCloseable {
      */
     public <T, E extends Throwable> LockOutcome<T> runLocked(LockRequest request, LockedWork<T, E> work) throws E {
         Objects.requireNonNull(work, "work");
+        Observation observation = observations.start(request);
+        try (Observation.Scope scope = observation.openScope()) {
+            LockOutcome<T> outcome = runObserved(request, work, observation);
+            LockObservations.end(observation, switch (outcome.status()) {
+                case RAN -> "ran";
+                case NOT_ACQUIRED -> "not-acquired";
+                case LOST -> "lost";
+            });
+            return outcome;
+        }
+        catch (Throwable ex) {
+            observation.error(ex);
+            LockObservations.end(observation, "error");
+            throw ex;
+        }
+    }
+
+    private <T, E extends Throwable> LockOutcome<T> runObserved(LockRequest request, LockedWork<T, E> work,
+            Observation observation) throws E {
         Lease enclosing = LeaseScope.enclosing(host, request.resource());
         if (enclosing != null) {
             return LockOutcome.ran(LeaseScope.callWith(enclosing, work), null);
@@ -128,17 +152,21 @@ public final class LockManager implements AutoCloseable {
         if (interrupter != null) {
             lease.onLost(interrupter);
         }
+        Observation held = observations.startHeld(observation, request, lease);
         T value;
-        try {
+        try (Observation.Scope scope = held.openScope()) {
             value = LeaseScope.callWith(lease, work);
         }
         catch (Throwable ex) {
+            held.error(ex);
+            held.stop();
             LockLostException loss = finish(lease, interrupter);
             if (loss != null) {
                 ex.addSuppressed(loss);
             }
             throw ex;
         }
+        held.stop();
         return LockOutcome.ran(value, finish(lease, interrupter));
     }
 
@@ -355,6 +383,8 @@ public final class LockManager implements AutoCloseable {
 
         private Duration maxPollInterval = DEFAULT_MAX_POLL_INTERVAL;
 
+        private ObservationRegistry observationRegistry = ObservationRegistry.NOOP;
+
         private Builder(LockRepository repository) {
             this.repository = Objects.requireNonNull(repository, "repository");
         }
@@ -437,6 +467,19 @@ public final class LockManager implements AutoCloseable {
         public Builder maxPollInterval(Duration maxPollInterval) {
             this.maxPollInterval = LockArguments.requireDuration("maxPollInterval", maxPollInterval,
                     Duration.ofNanos(MIN_BACKOFF_NANOS), Duration.ofHours(1));
+            return this;
+        }
+
+        /**
+         * Records every {@link #runLocked} call as the observations {@code distributed.lock} (the whole call) and
+         * {@code distributed.lock.held} (the work under the lease), nested in the caller's current observation: spans
+         * when tracing is on. Default: none.
+         *
+         * @param registry the registry
+         * @return this builder
+         */
+        public Builder observationRegistry(ObservationRegistry registry) {
+            this.observationRegistry = Objects.requireNonNull(registry, "registry");
             return this;
         }
 

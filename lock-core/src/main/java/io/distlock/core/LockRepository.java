@@ -13,6 +13,12 @@ import org.jspecify.annotations.Nullable;
  * The lock table's operations, each decided atomically by the database with an explicit owner.
  * Implementations run every statement outside the caller's transaction and compare expiry with the database clock
  * unless configured otherwise. Arguments are checked with {@link LockArguments} before any statement runs.
+ *
+ * <p>A store bounds each operation in time. One that ran out of time, or met a deadlock, throws
+ * {@link org.springframework.dao.QueryTimeoutException} or
+ * {@link org.springframework.dao.PessimisticLockingFailureException}: the watchdog then renews the leases of the
+ * batch one by one, so that one stuck lease does not cost the others theirs. An {@link #acquire} that runs out of
+ * time answers "not acquired" when the store knows nothing was written.
  */
 public interface LockRepository {
 

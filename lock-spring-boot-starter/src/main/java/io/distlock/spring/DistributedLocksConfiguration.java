@@ -17,6 +17,7 @@ import io.distlock.core.jdbc.JdbcLockRepository;
 import io.distlock.spring.aop.DurationText;
 import io.distlock.spring.aop.InvalidLockDeclarationException;
 import io.distlock.spring.autoconfigure.DistributedLockProperties;
+import io.micrometer.observation.ObservationRegistry;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -90,8 +91,9 @@ class DistributedLocksConfiguration implements ImportAware, EnvironmentAware {
     @Bean
     @ConditionalOnMissingBean
     LockManager lockManager(LockRepository lockRepository, ObjectProvider<LeaseLostListener> lostListeners,
-            ObjectProvider<LockObserver> observers) {
+            ObjectProvider<LockObserver> observers, ObjectProvider<ObservationRegistry> observationRegistry) {
         LockManager.Builder builder = LockManager.builder(lockRepository);
+        observationRegistry.ifAvailable(builder::observationRegistry);
         lostListeners.orderedStream().forEach(builder::lostListener);
         observers.orderedStream().forEach(builder::observer);
         return builder.build();

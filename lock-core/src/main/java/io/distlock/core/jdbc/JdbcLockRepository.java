@@ -33,8 +33,8 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import org.springframework.dao.QueryTimeoutException;
 import org.springframework.jdbc.BadSqlGrammarException;
+import org.springframework.dao.QueryTimeoutException;
 
 /**
  * The lock table on plain JDBC. Every decision is one statement whose {@code WHERE} carries the whole condition,
@@ -76,7 +76,7 @@ public final class JdbcLockRepository implements LockRepository {
     /** The default bound of each statement. */
     public static final Duration DEFAULT_STATEMENT_TIMEOUT = Duration.ofSeconds(5);
 
-    /** The shortest statement timeout: JDBC query timeouts count whole seconds. */
+    /** The shortest statement timeout. */
     public static final Duration MIN_STATEMENT_TIMEOUT = Duration.ofSeconds(1);
 
     private static final Duration MAX_STATEMENT_TIMEOUT = Duration.ofDays(1);
@@ -94,7 +94,6 @@ public final class JdbcLockRepository implements LockRepository {
     private final LockStatements statements;
 
     private final JdbcSlotStore slots;
-
     private final RenewalConnection renewals;
 
     private JdbcLockRepository(Builder builder, LockDialect dialect) {
@@ -104,8 +103,8 @@ public final class JdbcLockRepository implements LockRepository {
         this.statementTimeout = builder.statementTimeout;
         this.executor = new StatementExecutor(builder.dataSource, table, builder.clock, dialect, statementTimeout);
         this.statements = new LockStatements(dialect, table, builder.timeSource, executor::bound);
-        this.slots = new JdbcSlotStore(executor, dialect, table, builder.timeSource);
         this.renewals = new RenewalConnection(executor);
+        this.slots = new JdbcSlotStore(executor, dialect, table, builder.timeSource);
     }
 
     /**
@@ -432,8 +431,9 @@ public final class JdbcLockRepository implements LockRepository {
         /**
          * Sets how long each statement may run, waits for row locks included; default five seconds. A statement that
          * runs out of time is rolled back and fails with a {@link org.springframework.dao.QueryTimeoutException}
-         * (an acquire answers "not acquired" instead). Where the database counts query timeouts in whole seconds
-         * (PostgreSQL), a fraction of a second rounds up.
+         * (an acquire answers "not acquired" instead). On PostgreSQL the statement is cancelled within 50 ms after
+         * the timeout; on MariaDB it carries its own {@code max_statement_time}; on H2, whose statements can only
+         * be kept from waiting for row locks, the session's lock timeout is shortened to it when longer.
          *
          * @param statementTimeout the bound, at least one second
          * @return this builder

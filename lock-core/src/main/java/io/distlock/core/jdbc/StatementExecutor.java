@@ -36,8 +36,8 @@ import org.springframework.jdbc.support.SQLExceptionTranslator;
  * statement.
  *
  * <p>With a statement timeout, every statement on a connection of its own is bounded in time, as the dialect says:
- * a JDBC query timeout, a bound in the statement's text (compiled in by {@link LockStatements}), or the session's
- * lock timeout. A statement that runs out of time, including one waiting for a row lock held by another session, is
+ * cancelled through JDBC once the timeout passed ({@link StatementCanceller}), a bound in the statement's text
+ * (compiled in by {@link LockStatements}), or the session's lock timeout. A statement that runs out of time, including one waiting for a row lock held by another session, is
  * rolled back by the database and surfaces as a {@link QueryTimeoutException}, whatever the database's error code;
  * it is not retried.
  */
@@ -62,8 +62,8 @@ final class StatementExecutor {
     /** The bound of every statement on a connection of its own, or {@code null} for none. */
     private final @Nullable Duration timeout;
 
-    /** The JDBC query timeout of those statements, in seconds, or 0 when the dialect bounds them otherwise. */
-    private final int queryTimeoutSeconds;
+    /** How long those statements run before they are cancelled, or 0 when the dialect bounds them otherwise. */
+    private final long cancelAfterNanos;
 
     private final SessionSettings sessions;
 
@@ -86,8 +86,7 @@ final class StatementExecutor {
         this.clock = clock;
         this.dialect = dialect;
         this.timeout = timeout;
-        this.queryTimeoutSeconds = timeout != null && dialect.usesQueryTimeout()
-                ? (int) Math.min(Integer.MAX_VALUE, (timeout.toMillis() + 999) / 1000) : 0;
+        this.cancelAfterNanos = timeout != null && dialect.boundsByCancelling() ? timeout.toNanos() : 0;
         this.sessions = new SessionSettings(dialect, timeout != null ? timeout.toMillis() : 0);
         this.translator = new SQLErrorCodeSQLExceptionTranslator(own.source());
     }
@@ -218,7 +217,7 @@ final class StatementExecutor {
         try (OwnConnection own = open()) {
             for (String sql : queries) {
                 try (PreparedStatement statement = prepare(own.connection(), bound(sql));
-                        ResultSet rs = statement.executeQuery()) {
+                        ResultSet rs = executeQuery(statement)) {
                     rs.next();
                 }
                 catch (SQLException ex) {
@@ -233,20 +232,26 @@ final class StatementExecutor {
 
     int update(Connection connection, TimedStatement timed, Object... args) throws SQLException {
         try (PreparedStatement statement = prepare(connection, timed, args)) {
-            return statement.executeUpdate();
+            watch(statement);
+            try {
+                return statement.executeUpdate();
+            }
+            finally {
+                unwatch(statement);
+            }
         }
     }
 
     <T> Optional<T> queryOne(Connection connection, TimedStatement timed, RowReader<T> reader, Object... args)
             throws SQLException {
-        try (PreparedStatement statement = prepare(connection, timed, args); ResultSet rs = statement.executeQuery()) {
+        try (PreparedStatement statement = prepare(connection, timed, args); ResultSet rs = executeQuery(statement)) {
             return rs.next() ? Optional.of(reader.read(rs)) : Optional.empty();
         }
     }
 
     <T> List<T> queryAll(Connection connection, TimedStatement timed, RowReader<T> reader, Object... args)
             throws SQLException {
-        try (PreparedStatement statement = prepare(connection, timed, args); ResultSet rs = statement.executeQuery()) {
+        try (PreparedStatement statement = prepare(connection, timed, args); ResultSet rs = executeQuery(statement)) {
             List<T> rows = new ArrayList<>();
             while (rs.next()) {
                 rows.add(reader.read(rs));
@@ -268,18 +273,30 @@ final class StatementExecutor {
         }
     }
 
-    private PreparedStatement prepare(Connection connection, String sql) throws SQLException {
-        PreparedStatement statement = connection.prepareStatement(sql);
-        if (queryTimeoutSeconds > 0) {
-            try {
-                statement.setQueryTimeout(queryTimeoutSeconds);
-            }
-            catch (SQLException | RuntimeException ex) {
-                statement.close();
-                throw ex;
-            }
+    private static PreparedStatement prepare(Connection connection, String sql) throws SQLException {
+        return connection.prepareStatement(sql);
+    }
+
+    private ResultSet executeQuery(PreparedStatement statement) throws SQLException {
+        watch(statement);
+        try {
+            return statement.executeQuery();
         }
-        return statement;
+        finally {
+            unwatch(statement);
+        }
+    }
+
+    private void watch(PreparedStatement statement) {
+        if (cancelAfterNanos > 0) {
+            StatementCanceller.watch(statement, cancelAfterNanos);
+        }
+    }
+
+    private void unwatch(PreparedStatement statement) {
+        if (cancelAfterNanos > 0) {
+            StatementCanceller.unwatch(statement);
+        }
     }
 
     DataAccessException translate(String task, @Nullable String sql, SQLException ex) {

@@ -733,7 +733,7 @@ abstract class LockRepositoryFaultContractTests {
     @Test
     void aLockTableWhoseResourceIsNotAUniqueKeyIsRefused() {
         LockTableName wrong = new LockTableName("dl_nokey_" + UUID.randomUUID().toString().substring(0, 8));
-        String script = LockSchema.script(database().dialect(), wrong).replace(" PRIMARY KEY", "");
+        String script = LockSchema.script(database().dialect(), wrong).replace(" NOT NULL PRIMARY KEY", " NOT NULL");
         assertThat(script).isNotEqualTo(LockSchema.script(database().dialect(), wrong));
         database().executeScript(script);
         try {

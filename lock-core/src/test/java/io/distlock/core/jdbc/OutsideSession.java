@@ -16,7 +16,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * transaction until it is closed: what a long report, a forgotten console session or a stuck application
  * transaction does to the lock table.
  */
-final class OutsideSession implements AutoCloseable {
+public final class OutsideSession implements AutoCloseable {
 
     private final Connection connection;
 
@@ -34,7 +34,8 @@ final class OutsideSession implements AutoCloseable {
      * @param resource the row's resource, which must exist
      * @return the session, holding the row lock
      */
-    static OutsideSession lockingRow(TestDatabase database, LockTableName table, String resource) throws SQLException {
+    public static OutsideSession lockingRow(TestDatabase database, LockTableName table, String resource)
+            throws SQLException {
         OutsideSession session = open(database);
         try (PreparedStatement statement = session.connection.prepareStatement(
                 "SELECT owner FROM " + table + " WHERE resource = ? FOR UPDATE")) {

@@ -21,6 +21,7 @@ import io.distlock.core.jdbc.LockTableMissingException;
 import io.distlock.core.jdbc.dialect.LockDialect;
 import io.distlock.core.jdbc.dialect.LockDialects;
 import io.distlock.spring.aop.DistributedLockAopConfiguration;
+import io.micrometer.observation.ObservationRegistry;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -87,13 +88,15 @@ public final class DistributedLockAutoConfiguration {
     LockManager lockManager(LockRepository lockRepository, OwnerGenerator lockOwnerGenerator,
             LeaseWatchdog leaseWatchdog, DistributedLockProperties properties, ObjectProvider<DataSource> dataSource,
             ObjectProvider<LeaseLostListener> lostListeners, ObjectProvider<LockObserver> observers,
-            ObjectProvider<LockManagerBuilderCustomizer> customizers) {
+            ObjectProvider<LockManagerBuilderCustomizer> customizers,
+            ObjectProvider<ObservationRegistry> observationRegistry) {
         boolean eager = !isLazy(properties);
         LockManager.Builder builder = LockManager.builder(lockRepository)
             .ownerGenerator(lockOwnerGenerator)
             .watchdog(leaseWatchdog)
             .interruptOnLoss(properties.isInterruptOnLoss())
             .verifySchema(eager);
+        observationRegistry.ifAvailable(builder::observationRegistry);
         lostListeners.orderedStream().forEach(builder::lostListener);
         observers.orderedStream().forEach(builder::observer);
         customizers.orderedStream().forEach(customizer -> customizer.customize(builder));
@@ -151,14 +154,14 @@ public final class DistributedLockAutoConfiguration {
         @Bean
         @ConditionalOnMissingBean(LockRepository.class)
         JdbcLockRepository lockRepository(DataSource dataSource, DistributedLockProperties properties,
-                ObjectProvider<DistributedLockJdbcProperties> jdbcProperties, ObjectProvider<LockDialect> lockDialect) {
+                ObjectProvider<LockDialect> lockDialect, ObjectProvider<DistributedLockJdbcProperties> jdbcProperties) {
             LockDatabaseProbe probe = new LockDatabaseProbe(dataSource);
             Exception failure = probe.tryConnect();
             if (failure != null) {
                 throw probe.unreachable("set up the lock repository", failure, START_OR_LAZY);
             }
-            return jdbcLockRepository(dataSource, properties, jdbcProperties,
-                    configuredDialect(properties, lockDialect));
+            return jdbcLockRepository(dataSource, properties, configuredDialect(properties, lockDialect),
+                    jdbcProperties);
         }
     }
 
@@ -175,7 +178,7 @@ public final class DistributedLockAutoConfiguration {
         @Bean
         @ConditionalOnMissingBean(LockRepository.class)
         LockRepository lockRepository(DataSource dataSource, DistributedLockProperties properties,
-                ObjectProvider<DistributedLockJdbcProperties> jdbcProperties, ObjectProvider<LockDialect> lockDialect) {
+                ObjectProvider<LockDialect> lockDialect, ObjectProvider<DistributedLockJdbcProperties> jdbcProperties) {
             LockDatabaseProbe probe = new LockDatabaseProbe(dataSource);
             LockDialect dialect = configuredDialect(properties, lockDialect);
             if (dialect == null) {
@@ -187,8 +190,8 @@ public final class DistributedLockAutoConfiguration {
                     throw dialectRequired(probe, failure);
                 }
             }
-            return new SchemaCheckingLockRepository(
-                    jdbcLockRepository(dataSource, properties, jdbcProperties, dialect));
+            return new SchemaCheckingLockRepository(jdbcLockRepository(dataSource, properties, dialect,
+                    jdbcProperties));
         }
     }
 
@@ -215,14 +218,14 @@ public final class DistributedLockAutoConfiguration {
     }
 
     private static JdbcLockRepository jdbcLockRepository(DataSource dataSource, DistributedLockProperties properties,
-            ObjectProvider<DistributedLockJdbcProperties> jdbcProperties, @Nullable LockDialect dialect) {
+            @Nullable LockDialect dialect, ObjectProvider<DistributedLockJdbcProperties> jdbcProperties) {
         return JdbcLockRepository.builder(dataSource)
             .tableName(properties.getTableName())
             .dialect(dialect)
+            .statementTimeout(jdbcProperties.getIfAvailable(DistributedLockJdbcProperties::new).getStatementTimeout())
             .timeSource(properties.getTimeSource())
             .maxTtl(LockArguments.requireDuration("distributed-lock.max-ttl", properties.getMaxTtl(),
                     LockArguments.MIN_TTL, LockRequest.MAX_DURATION))
-            .statementTimeout(jdbcProperties.getIfAvailable(DistributedLockJdbcProperties::new).getStatementTimeout())
             .build();
     }
 

@@ -12,8 +12,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * H2 2.x: {@code MERGE … USING} read through {@code FINAL TABLE}, on {@code TIMESTAMP WITH TIME ZONE} columns. On a
  * brand-new resource, concurrent merges can fail with a duplicate key; the repository retries once, which then takes
- * the matched path and answers "held". H2's query timeout applies to the whole session and does not end a wait for a
- * row lock, so the time bound comes from the session's {@code LOCK_TIMEOUT} (2 s by default), shortened for the lock
+ * the matched path and answers "held". Neither H2's query timeout (set for the whole session) nor a cancel ends a
+ * wait for a row lock, so the time bound comes from the session's {@code LOCK_TIMEOUT} (2 s by default), shortened for the lock
  * statements when it is longer than the statement timeout.
  */
 final class H2LockDialect implements LockDialect {
@@ -140,7 +140,7 @@ final class H2LockDialect implements LockDialect {
     }
 
     @Override
-    public boolean usesQueryTimeout() {
+    public boolean boundsByCancelling() {
         return false;
     }
 

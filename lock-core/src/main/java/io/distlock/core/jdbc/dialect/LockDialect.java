@@ -21,7 +21,7 @@ import org.jspecify.annotations.Nullable;
  * {@code resource, owner, token, acquired_at, expires_at} in that order.
  *
  * <p>Every statement of the lock table runs within a time bound (the repository's {@code statementTimeout}). A
- * dialect says how the database enforces it: a JDBC query timeout ({@link #usesQueryTimeout()}, the default), a bound
+ * dialect says how the database enforces it: cancelling it through JDBC ({@link #boundsByCancelling()}, the default), a bound
  * in the statement's own text ({@link #boundStatement}), or, where neither ends a wait for a row lock, the session's
  * own lock timeout ({@link #lockWaitTimeoutQuery()}).
  */
@@ -173,14 +173,14 @@ public interface LockDialect {
     }
 
     /**
-     * Whether the repository bounds each statement with a JDBC query timeout
-     * ({@link java.sql.Statement#setQueryTimeout}), which counts whole seconds: the statement timeout is rounded up to
-     * the next second. The driver must end a statement that waits for a row lock when the timeout passes.
+     * Whether the repository bounds each statement by cancelling it through JDBC ({@link java.sql.Statement#cancel})
+     * once the statement timeout has passed. The driver must then end the statement, a wait for a row lock included,
+     * with an error the repository reads as a timeout, and the database must roll it back.
      *
      * @return {@code true} by default; {@code false} when {@link #boundStatement} or the session's lock timeout bound
      *     the statements instead
      */
-    default boolean usesQueryTimeout() {
+    default boolean boundsByCancelling() {
         return true;
     }
 

@@ -180,7 +180,7 @@ final class MariaDbLockDialect implements LockDialect {
 
     /** Bounded in the statement's text instead. */
     @Override
-    public boolean usesQueryTimeout() {
+    public boolean boundsByCancelling() {
         return false;
     }
 
