@@ -324,8 +324,8 @@ final class TortureChecker {
                 options.storeId(), workers.size(), options.ttl().toMillis(),
                 TortureOptions.STATEMENT_TIMEOUT.toMillis());
         out.printf("  sections    %d on %d locks; counters sum to %d; %d lost updates; %d overlapping pairs of sections:"
-                + " %d with a paused holder, %d where the older holder wrote after its lease was known lost (an"
-                + " unplanned pause: the process was starved past its TTL), %d unexplained%n", sections.size(),
+                + " %d with a paused holder, %d where the older holder wrote after its lease was known lost (its row"
+                + " stalled, or an unplanned pause: the process was starved past its TTL), %d unexplained%n", sections.size(),
                 counters.size(), counters.values().stream().mapToLong(Long::longValue).sum(), lostUpdates, overlaps,
                 overlapsPaused, overlapsToldLost, unexplainedOverlaps);
         out.printf("  ledger      %d fenced writes: %d accepted, %d refused as stale; %d accepted from a holder "

@@ -46,10 +46,12 @@ record TortureOptions(TestDatabase database, int processes, Duration duration, S
     static final Duration STATEMENT_TIMEOUT = Duration.ofSeconds(1);
 
     /**
-     * What a lock call may take beyond {@link #STATEMENT_TIMEOUT}: a wait for a pooled connection, a deadlock retry,
-     * a renewal in flight that a release waits for, and scheduling on a busy machine.
+     * What a lock call may take beyond {@link #STATEMENT_TIMEOUT}: a release first waits for a renewal round in flight,
+     * which a stalled row holds up for two statement timeouts (the batch's, then the stuck lease's own), and then
+     * runs its own statement; one more second covers a wait for a pooled connection, a deadlock retry and scheduling
+     * on a busy machine.
      */
-    static final Duration CALL_MARGIN = Duration.ofMillis(2500);
+    static final Duration CALL_MARGIN = STATEMENT_TIMEOUT.multipliedBy(2).plusSeconds(1);
 
     TortureOptions {
         require(processes >= 2 && processes <= 16, "--processes must be between 2 and 16, got " + processes);

@@ -234,7 +234,7 @@ class TortureCheckerTests {
     void anAcquireOfAStalledLockThatTookALockOrLongerThanTheBoundFails() throws SQLException {
         cleanLedger();
         for (FaultLog.Probe probe : List.of(new FaultLog.Probe("torture-lock-0", 20, true, null),
-                new FaultLog.Probe("torture-lock-0", 3501, false, null))) {
+                new FaultLog.Probe("torture-lock-0", 4001, false, null))) {
             FaultLog faults = new FaultLog();
             faults.add(new FaultLog.RowLock(List.of("torture-lock-0"), "w0-" + PID_A, PID_A, 1, T0,
                     T0.plusMillis(3000), List.of(probe)));
@@ -249,16 +249,16 @@ class TortureCheckerTests {
     @Test
     void aReleaseSlowerThanTheBoundFailsUnlessItsWorkerWasStoppedMeanwhile() throws SQLException {
         cleanLedger();
-        String release = T0.plusMillis(5000) + " EVENT RELEASE torture-lock-0 token=5 ms=3600 end="
+        String release = T0.plusMillis(5000) + " EVENT RELEASE torture-lock-0 token=5 ms=4100 end="
                 + T0.plusMillis(5000);
 
         TortureChecker.Verdict slow = check(Set.of(), new FaultLog(), worker(PID_A, 0, List.of(release), 0, 0));
         assertThat(slow.passed()).isFalse();
-        assertThat(slow.maxReleaseMillis()).isEqualTo(3600);
+        assertThat(slow.maxReleaseMillis()).isEqualTo(4100);
         assertThat(output()).contains("FAIL no release and no acquire slower than");
 
         FaultLog paused = new FaultLog();
-        paused.add(new FaultLog.Pause("w0-" + PID_A, PID_A, T0.plusMillis(2000), T0.plusMillis(4500)));
+        paused.add(new FaultLog.Pause("w0-" + PID_A, PID_A, T0.plusMillis(1500), T0.plusMillis(4500)));
         TortureChecker.Verdict stopped = check(Set.of(Fault.PAUSE), paused, worker(PID_A, 0, List.of(release), 0, 0));
         assertThat(stopped.passed()).as(output()).isTrue();
         assertThat(stopped.maxReleaseMillis()).as("the release while stopped is left out").isEqualTo(12);
