@@ -125,7 +125,7 @@ class OncePerSlotCrashTests {
         // Asked for that slot again, after its lease expired, a replica finds it claimed and does not run it.
         AtomicBoolean ran = new AtomicBoolean();
         SlotOutcome<Object> again = contexts.get(0).getBean(LockManager.class).runOncePerSlot(
-                SlotRequest.of(job, slot, Duration.parse(TTL)), lease -> {
+                SlotRequest.of(job, slot, Duration.parse(TTL)).withMaxWait(Duration.ofSeconds(20)), lease -> {
                     ran.set(true);
                     return null;
                 });
@@ -165,7 +165,8 @@ class OncePerSlotCrashTests {
         // Exactly once: asked for the slot again, a replica finds it claimed.
         AtomicBoolean ran = new AtomicBoolean();
         SlotOutcome<Object> third = contexts.get(0).getBean(LockManager.class).runOncePerSlot(
-                SlotRequest.of(job, slot, Duration.parse(TTL)).withOnCrash(CrashPolicy.AT_LEAST_ONCE), lease -> {
+                SlotRequest.of(job, slot, Duration.parse(TTL)).withOnCrash(CrashPolicy.AT_LEAST_ONCE)
+                        .withMaxWait(Duration.ofSeconds(20)), lease -> {
                     ran.set(true);
                     return null;
                 });
