@@ -50,7 +50,7 @@ abstract class SlotContractTests extends SlotStoreContract {
         String job = job();
         run(replica(), SlotRequest.of(job, T0, TTL));
         String plain = "plain:" + UUID.randomUUID();
-        replica().tryAcquire(plain, Duration.ofMillis(1)).orElseThrow();
+        replica().tryAcquire(plain, Duration.ofMinutes(1)).orElseThrow();
         database().execute("UPDATE " + table + " SET acquired_at = TIMESTAMP '2020-01-01 00:00:00', expires_at = "
                 + "TIMESTAMP '2020-01-01 00:00:00' WHERE resource IN ('" + job + "', '" + plain + "')");
         assertThat(repository.deleteExpired(JdbcLockRepository.MIN_RETENTION)).isOne();
