@@ -117,10 +117,13 @@ class OncePerSlotCrashTests {
                     assertThat(run.owner()).isEqualTo(crash.owner());
                     assertThat(run.finishedAt()).isNull();
                 });
-        assertThat(output.getOut()).contains("Slot " + slot + " of job '" + job + "' never finished: its holder (token "
-                + crash.token() + ") stopped mid-run; recorded as crashed and not run again");
-        assertThat(CrashingReplica.RUNS).as("runs of the other replica").isNotEmpty()
-                .noneMatch(run -> run.slot().equals(slot)).anyMatch(run -> run.slot().isAfter(slot));
+        // The claim commits the record before the claiming replica logs the warning.
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(output.getOut()).contains("Slot " + slot
+                + " of job '" + job + "' never finished: its holder (token " + crash.token() + ") stopped mid-run; "
+                + "recorded as crashed and not run again"));
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(CrashingReplica.RUNS)
+                .as("runs of the other replica").anyMatch(run -> run.slot().isAfter(slot)));
+        assertThat(CrashingReplica.RUNS).noneMatch(run -> run.slot().equals(slot));
 
         // Asked for that slot again, after its lease expired, a replica finds it claimed and does not run it.
         AtomicBoolean ran = new AtomicBoolean();
