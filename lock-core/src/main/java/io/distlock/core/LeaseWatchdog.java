@@ -9,9 +9,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -47,7 +47,7 @@ public final class LeaseWatchdog implements AutoCloseable {
 
     private final Object scheduleMonitor = new Object();
 
-    private final AtomicBoolean reserved = new AtomicBoolean();
+    private final RenewalReservation reservation;
 
     private long scheduledWakeNanos;
 
@@ -69,6 +69,7 @@ public final class LeaseWatchdog implements AutoCloseable {
             return thread;
         });
         this.executor.setRemoveOnCancelPolicy(true);
+        this.reservation = new RenewalReservation(repository, () -> !entries.isEmpty());
     }
 
     /**
@@ -81,7 +82,7 @@ public final class LeaseWatchdog implements AutoCloseable {
         Entry entry = new Entry(lease, maxHold, System.nanoTime() + maxHold.toNanos());
         entry.nextRenewalNanos = lease.renewedAtNanos() + intervalNanos(lease);
         if (entries.putIfAbsent(lease, entry) == null) {
-            updateReservation();
+            reservation.takeNow();
             scheduleAt(entry.nextRenewalNanos);
         }
     }
@@ -131,12 +132,7 @@ public final class LeaseWatchdog implements AutoCloseable {
     @Override
     public void close() {
         executor.shutdownNow();
-        try {
-            repository.reserveForRenewals(false);
-        }
-        catch (RuntimeException ex) {
-            logger.debug("Could not give back the capacity reserved for renewals", ex);
-        }
+        reservation.end();
     }
 
     private void scheduleAt(long wakeNanos) {
@@ -215,29 +211,39 @@ public final class LeaseWatchdog implements AutoCloseable {
     }
 
     private void renew(Duration ttl, List<Entry> group) {
-        if (group.isEmpty()) {
+        RuntimeException timedOut = renewClaimed(ttl, group);
+        if (timedOut == null) {
             return;
         }
+        // One stuck row must not cost the others their leases, nor their releases a wait for the stuck one: each is
+        // claimed again and renewed on its own this round, and a lease released meanwhile sits it out.
+        logger.warn("Renewing {} with TTL {} together timed out ({}); renewing each on its own", describe(group), ttl,
+                NestedExceptionUtils.getMostSpecificCause(timedOut).toString());
+        for (Entry entry : group) {
+            renewClaimed(ttl, claim(List.of(entry)));
+        }
+    }
+
+    /**
+     * Renews claimed leases together and lets go of them.
+     *
+     * @return the failure when several leases timed out together (none of them renewed, none marked), else null
+     */
+    private @Nullable RuntimeException renewClaimed(Duration ttl, List<Entry> group) {
+        if (group.isEmpty()) {
+            return null;
+        }
         Map<Entry, String> lost = new HashMap<>();
+        RuntimeException timedOut = null;
         try {
-            try {
-                renewTogether(ttl, group, lost);
+            renewTogether(ttl, group, lost);
+        }
+        catch (QueryTimeoutException | PessimisticLockingFailureException ex) {
+            if (group.size() == 1) {
+                renewalFailed(ttl, group, ex, lost);
             }
-            catch (QueryTimeoutException | PessimisticLockingFailureException ex) {
-                if (group.size() == 1) {
-                    throw ex;
-                }
-                // One stuck row must not cost the others their leases: renew each on its own this round.
-                logger.warn("Renewing {} lease(s) with TTL {} together timed out ({}); renewing each on its own",
-                        group.size(), ttl, NestedExceptionUtils.getMostSpecificCause(ex).toString());
-                for (Entry entry : group) {
-                    try {
-                        renewTogether(ttl, List.of(entry), lost);
-                    }
-                    catch (RuntimeException single) {
-                        renewalFailed(ttl, List.of(entry), single, lost);
-                    }
-                }
+            else {
+                timedOut = ex;
             }
         }
         catch (RuntimeException ex) {
@@ -261,6 +267,7 @@ public final class LeaseWatchdog implements AutoCloseable {
                 entry.lease.lost(reason);
             }
         });
+        return timedOut;
     }
 
     private void renewTogether(Duration ttl, List<Entry> group, Map<Entry, String> lost) {
@@ -349,27 +356,17 @@ public final class LeaseWatchdog implements AutoCloseable {
     }
 
     /**
-     * Tells the repository, on a watchdog thread, whether leases are kept alive now: each call reads the current
-     * state when it runs, so calls that run out of order still end on the right answer.
+     * Gives back the store's reservation for renewals, on a watchdog thread, once no lease is kept alive any more.
      */
-    private synchronized void updateReservation() {
-        boolean needed = !entries.isEmpty();
-        if (reserved.getAndSet(needed) == needed) {
+    private void updateReservation() {
+        if (!entries.isEmpty()) {
             return;
         }
         try {
-            executor.execute(() -> {
-                try {
-                    repository.reserveForRenewals(!entries.isEmpty());
-                }
-                catch (RuntimeException ex) {
-                    logger.warn("Could not {} for lease renewals: {}", needed ? "reserve capacity" : "give back "
-                            + "the capacity reserved", NestedExceptionUtils.getMostSpecificCause(ex).toString());
-                }
-            });
+            executor.execute(reservation::update);
         }
         catch (RejectedExecutionException ex) {
-            // Closed: nothing is renewed any more.
+            // Closed: close() gives it back.
         }
     }
 

@@ -466,6 +466,10 @@ class LockManagerTests {
     }
 
     /** A data source that refuses connections while told to, as a database outage would. */
+    /**
+     * A database outage: while failing, no connection is given, and connections given before fail every statement
+     * they are asked to prepare (such as the one the watchdog keeps for renewals).
+     */
     private static final class FlakyDataSource extends DelegatingDataSource {
 
         final AtomicBoolean failing = new AtomicBoolean();
@@ -482,7 +486,20 @@ class LockManagerTests {
                 refused.incrementAndGet();
                 throw new SQLException("Connection refused (simulated outage)", "08001");
             }
-            return super.getConnection();
+            Connection connection = super.getConnection();
+            return (Connection) java.lang.reflect.Proxy.newProxyInstance(getClass().getClassLoader(),
+                    new Class<?>[] {Connection.class}, (proxy, method, args) -> {
+                        if (failing.get() && method.getName().matches("prepareStatement|prepareCall|createStatement")) {
+                            refused.incrementAndGet();
+                            throw new SQLException("Connection reset (simulated outage)", "08S01");
+                        }
+                        try {
+                            return method.invoke(connection, args);
+                        }
+                        catch (java.lang.reflect.InvocationTargetException ex) {
+                            throw ex.getCause();
+                        }
+                    });
         }
     }
 }

@@ -250,9 +250,9 @@ public final class JdbcLockRepository implements LockRepository {
     /**
      * {@inheritDoc}
      *
-     * <p>While reserved, the first {@link #renewAll} takes a connection and keeps it out of the pool for every
-     * renewal after it, so that the watchdog keeps leases alive even while the guarded work holds every other
-     * connection: size the pool for the guarded work's connections + 1. A reserved connection that fails is closed
+     * <p>Reserving takes a connection at once and keeps it out of the pool for every renewal while the reservation
+     * lasts, so that the watchdog keeps leases alive even while the guarded work holds every other connection: size
+     * the pool for the guarded work's connections + 1. A reserved connection that fails is closed
      * and replaced by the next renewal. When renewal cannot get a connection, that is told at WARN, naming the data
      * source.
      */

@@ -9,10 +9,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The connection lease renewals keep for themselves while the watchdog keeps leases alive, so that renewals never
- * wait for the pool that the guarded work may hold entirely. Taken by the first renewal once the reservation started
- * (guarded calls that end before their first renewal cost no connection), used by every batch renewal after it,
- * replaced when it breaks (any failure on it closes it, and the next renewal takes a fresh one), and given back when
- * the reservation ends. A renewal that finds it busy with another renewal takes a pooled connection.
+ * wait for the pool that the guarded work may hold entirely. Taken when the reservation starts — in the thread of the
+ * first lease to be kept alive, before its guarded work runs — used by every batch renewal after it, replaced when it
+ * breaks (any failure on it closes it, and the next renewal takes a fresh one), and given back when the reservation
+ * ends. A renewal that finds it busy with another renewal takes a pooled connection.
  */
 final class RenewalConnection {
 
@@ -32,8 +32,9 @@ final class RenewalConnection {
     }
 
     /**
-     * Starts or ends the reservation. Ending waits for a renewal in flight on the reserved connection and gives it
-     * back.
+     * Starts or ends the reservation. Starting takes the connection now (waiting for the pool at most as long as the
+     * pool lets callers wait; when it gives none, the first renewal tries again). Ending waits for a renewal in flight
+     * on the reserved connection and gives it back.
      *
      * @param reserve whether leases are being kept alive
      */
@@ -44,6 +45,12 @@ final class RenewalConnection {
             if (!reserve) {
                 discard();
             }
+            else if (reserved == null) {
+                reserved = executor.openForRenewal();
+            }
+        }
+        catch (SQLException ex) {
+            // Told at WARN, naming the pool; the next renewal tries again.
         }
         finally {
             lock.unlock();

@@ -435,6 +435,39 @@ abstract class LockRepositoryFaultContractTests {
     }
 
     @Test
+    void aLeaseWhoseGuardedWorkTakesEveryOtherConnectionBeforeTheFirstRenewalIsNotLost() throws Exception {
+        Duration ttl = Duration.ofSeconds(1);
+        try (HikariDataSource small = pool("first-renewal", 2, config -> config.setConnectionTimeout(4000));
+                io.distlock.core.LockManager manager = io.distlock.core.LockManager.builder(repositoryOn(small)).build()) {
+            io.distlock.core.Lease lease = manager.acquire(io.distlock.core.LockRequest.of(resource(), ttl))
+                    .orElseThrow();
+            Instant expiry = lease.expiresAt();
+            // The guarded work starts at once and takes every connection the pool gives it, before any renewal.
+            java.util.concurrent.CountDownLatch workDone = new java.util.concurrent.CountDownLatch(1);
+            List<Future<Boolean>> work = List.of(calls.submit(() -> holdAConnection(small, workDone)),
+                    calls.submit(() -> holdAConnection(small, workDone)));
+            try {
+                org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5)).alias("every connection in use")
+                        .until(() -> small.getHikariPoolMXBean().getActiveConnections() == 2);
+                org.awaitility.Awaitility.await().alias("the lease renewed and not lost for three TTLs")
+                        .during(ttl.multipliedBy(3)).atMost(ttl.multipliedBy(4)).pollInterval(Duration.ofMillis(50))
+                        .until(() -> !lease.isLost());
+                assertThat(lease.expiresAt()).as("renewed").isAfter(expiry);
+            }
+            finally {
+                workDone.countDown();
+            }
+            for (Future<Boolean> held : work) {
+                held.get(10, TimeUnit.SECONDS);
+            }
+            assertThat(repository.find(lease.resource()).map(LockRecord::owner)).contains(lease.owner());
+            assertThat(lease.release()).isEqualTo(io.distlock.core.LockResult.APPLIED);
+            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5)).alias("the reserved connection given back")
+                    .until(() -> small.getHikariPoolMXBean().getActiveConnections() == 0);
+        }
+    }
+
+    @Test
     void renewalThatCannotGetAConnectionTellsAtWarnHowToSizeThePool() throws Exception {
         String resource = resource();
         String owner = owner();
@@ -474,11 +507,11 @@ abstract class LockRepositoryFaultContractTests {
         try (HikariDataSource small = pool("breaking", 2, config -> { })) {
             BreakableDataSource breakable = new BreakableDataSource(small);
             JdbcLockRepository onBreakable = repositoryOn(breakable);
-            onBreakable.reserveForRenewals(true);
             int before = breakable.taken();
-            assertThat(onBreakable.renewAll(lease, LONG)).containsOnlyKeys(lease);
-            assertThat(breakable.taken()).as("taken by the first renewal").isEqualTo(before + 1);
+            onBreakable.reserveForRenewals(true);
+            assertThat(breakable.taken()).as("taken when reserved").isEqualTo(before + 1);
             assertThat(small.getHikariPoolMXBean().getActiveConnections()).as("and kept").isEqualTo(1);
+            assertThat(onBreakable.renewAll(lease, LONG)).containsOnlyKeys(lease);
             for (int i = 0; i < 3; i++) {
                 assertThat(onBreakable.renewAll(lease, LONG)).containsOnlyKeys(lease);
             }

@@ -1,0 +1,99 @@
+package io.distlock.core;
+
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BooleanSupplier;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import org.springframework.core.NestedExceptionUtils;
+
+/**
+ * Keeps the store's reservation for renewals ({@link LockRepository#reserveForRenewals}) in step with whether the
+ * watchdog keeps leases alive. The first lease to be kept alive takes the reservation in its own thread, before its
+ * guarded work runs, so that work which takes every pooled connection at once cannot leave the first renewal without
+ * one; giving it back never blocks: the watchdog's thread asks for it, and whoever applies the reservation at that
+ * moment applies the current answer again once it is done. Every change is followed by an application that reads the
+ * state after it, so the last one applied is always the current answer.
+ */
+final class RenewalReservation {
+
+    private static final Logger logger = LoggerFactory.getLogger(RenewalReservation.class);
+
+    private final LockRepository repository;
+
+    private final BooleanSupplier needed;
+
+    private final ReentrantLock lock = new ReentrantLock();
+
+    private volatile boolean dirty;
+
+    /** Guarded by {@link #lock}; read without it as a hint. */
+    private volatile boolean applied;
+
+    RenewalReservation(LockRepository repository, BooleanSupplier needed) {
+        this.repository = repository;
+        this.needed = needed;
+    }
+
+    /**
+     * Takes the reservation now, in the calling thread, unless it is held already; waits for whoever is applying it.
+     */
+    void takeNow() {
+        if (applied) {
+            return;
+        }
+        dirty = true;
+        lock.lock();
+        applyWhileDirty();
+    }
+
+    /** Brings the reservation in step with the current answer, unless someone else is doing so: never blocks. */
+    void update() {
+        dirty = true;
+        if (lock.tryLock()) {
+            applyWhileDirty();
+        }
+    }
+
+    /** Gives the reservation back for good, whatever the watchdog still holds: it renews nothing any more. */
+    void end() {
+        lock.lock();
+        try {
+            if (applied) {
+                apply(false);
+            }
+        }
+        finally {
+            lock.unlock();
+        }
+    }
+
+    /** Applies the current answer while the state keeps changing; called holding the lock, which it gives back. */
+    private void applyWhileDirty() {
+        do {
+            try {
+                dirty = false;
+                boolean wanted = needed.getAsBoolean();
+                if (wanted != applied) {
+                    apply(wanted);
+                }
+            }
+            finally {
+                lock.unlock();
+            }
+        }
+        while (dirty && lock.tryLock());
+    }
+
+    private void apply(boolean wanted) {
+        try {
+            repository.reserveForRenewals(wanted);
+            applied = wanted;
+        }
+        catch (RuntimeException ex) {
+            logger.warn("Could not {} for lease renewals: {}", wanted ? "reserve capacity" : "give back the capacity "
+                    + "reserved", NestedExceptionUtils.getMostSpecificCause(ex).toString());
+        }
+    }
+}
