@@ -52,16 +52,34 @@ abstract class LockRepositoryContractTests {
         return TimeSource.DATABASE;
     }
 
+    /**
+     * Creates the lock table the suite runs on.
+     *
+     * @return its name
+     */
+    protected LockTableName createLockTable() {
+        return database().createLockTable();
+    }
+
     @BeforeAll
     void createTable() {
-        table = database().createLockTable();
+        table = createLockTable();
         repository = repository(Clock.systemUTC());
+    }
+
+    /**
+     * Drops what {@link #createLockTable()} made.
+     *
+     * @param table the lock table
+     */
+    protected void dropLockTable(LockTableName table) {
+        database().dropLockTable(table);
     }
 
     @AfterAll
     void dropTable() {
         if (table != null) {
-            database().dropLockTable(table);
+            dropLockTable(table);
         }
     }
 
