@@ -63,6 +63,20 @@ public final class BenchmarkMain {
         Files.createDirectories(arguments.out.resolve(arguments.jmhDirectory()));
         BenchmarkReport report = new BenchmarkReport(plan, arguments.command);
 
+        List<TestDatabase> databases = new ArrayList<>();
+        for (TestDatabase db : arguments.databases) {
+            String problem = db.problem();
+            if (problem.isEmpty()) {
+                databases.add(db);
+                report.serverVersion(db, db.serverVersion());
+            }
+            else {
+                System.out.println("NOTICE: " + db.id() + " at " + db.url() + " is unreachable (" + problem
+                        + "): its benchmarks are skipped");
+                report.skipped(db, problem);
+            }
+        }
+
         boolean handover = arguments.scenarios.contains("handover");
         boolean redis = false;
         if (handover || arguments.redis) {
@@ -76,20 +90,6 @@ public final class BenchmarkMain {
                         + (arguments.redis ? "its benchmarks, Redisson's handover anchor among them, are skipped"
                                 : "Redisson's handover anchor is skipped"));
                 report.skipped(RedisServer.ID, problem);
-            }
-        }
-
-        List<TestDatabase> databases = new ArrayList<>();
-        for (TestDatabase db : arguments.databases) {
-            String problem = db.problem();
-            if (problem.isEmpty()) {
-                databases.add(db);
-                report.serverVersion(db, db.serverVersion());
-            }
-            else {
-                System.out.println("NOTICE: " + db.id() + " at " + db.url() + " is unreachable (" + problem
-                        + "): its benchmarks are skipped");
-                report.skipped(db, problem);
             }
         }
 

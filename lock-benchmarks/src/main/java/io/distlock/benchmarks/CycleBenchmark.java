@@ -94,11 +94,15 @@ public class CycleBenchmark {
 
         String ownResource;
 
+        /** The implementation and store, for messages. */
+        String where;
+
         @Setup(Level.Trial)
         public void open(Shared shared, ThreadParams thread) {
             String name = "node-" + thread.getThreadIndex();
             client = shared.implementation.open(shared.store, name);
             ownResource = ownResource(thread.getThreadIndex());
+            where = shared.impl + " on " + shared.db;
         }
 
         @TearDown(Level.Trial)
@@ -130,7 +134,8 @@ public class CycleBenchmark {
     @Benchmark
     public boolean uncontended(Node node) {
         if (!node.client.cycle(node.ownResource)) {
-            throw new IllegalStateException("uncontended cycle on " + node.ownResource + " was refused");
+            throw new IllegalStateException("uncontended cycle of " + node.where + " on " + node.ownResource
+                    + " was refused");
         }
         return true;
     }
