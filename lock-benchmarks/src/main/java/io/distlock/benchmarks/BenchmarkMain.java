@@ -22,19 +22,20 @@ import org.openjdk.jmh.runner.options.TimeValue;
 import org.openjdk.jmh.runner.options.VerboseMode;
 
 /**
- * Runs the whole comparison: statement counts, the JMH scenarios and the held-lease heap on every reachable
- * database, then the handover scenario over every store at once; prints JMH's table and the {@code STATEMENTS},
- * {@code WATCHDOG}, {@code HEAP}, {@code HANDOVER} and {@code RATIO} lines, and writes the JSON results and the
- * Markdown report. {@code scripts/bench.sh} is the usual way in; run with {@code --help} for the options.
+ * Runs the whole comparison: statement and error counts, the JMH scenarios and the held-lease heap on every reachable
+ * database, the lock cycle on Redis, then the handover scenario over every store at once; prints JMH's table and the
+ * {@code STATEMENTS}, {@code ERRORS}, {@code WATCHDOG}, {@code HEAP}, {@code RATIO} and {@code HANDOVER} lines and
+ * the goals, and writes the JSON results and the Markdown report. {@code scripts/bench.sh} is the usual way in; run with {@code --help} for the options.
  */
 public final class BenchmarkMain {
 
     private static final String USAGE = """
             usage: java -jar lock-benchmarks/target/benchmarks.jar [options]
               --quick                 short run (one 1 s iteration per figure)
-              --db h2|postgresql|mariadb|redis|all   stores, comma-separated (default all); redis adds distlock's
-                                      Redis store to the handover when it is on the class path (Redisson, the
-                                      handover's anchor, runs whenever Redis answers)
+              --db h2|postgresql|mariadb|redis|all   stores, comma-separated (default all); redis runs the cycle
+                                      and the handover of distlock's Redis store, Redisson and Spring
+                                      Integration's RedisLockRegistry (Redisson, the handover's anchor, runs in
+                                      every handover that Redis answers)
               --scenario LIST         uncontended,contended,aspect,watchdog,heap,handover (default all)
               --threads LIST          keep only these thread counts, e.g. 1,4
               --rounds N              interleaved rounds for every figure (full run: 5 for goal figures, 2 else)
@@ -62,26 +63,6 @@ public final class BenchmarkMain {
         Files.createDirectories(arguments.out.resolve(arguments.jmhDirectory()));
         BenchmarkReport report = new BenchmarkReport(plan, arguments.command);
 
-        boolean handover = arguments.scenarios.contains("handover");
-        boolean redis = false;
-        if (handover) {
-            String problem = RedisServer.problem();
-            if (problem.isEmpty()) {
-                redis = true;
-                report.serverVersion(RedisServer.ID, RedisServer.version());
-            }
-            else {
-                System.out.println("NOTICE: Redis at " + RedisServer.url() + " is unreachable (" + problem
-                        + "): Redisson's handover anchor" + (arguments.redis ? " and distlock's Redis store are"
-                        : " is") + " skipped");
-                report.skipped(RedisServer.ID, problem);
-            }
-            if (arguments.redis && !RedisStore.available()) {
-                System.out.println("NOTICE: " + RedisStore.REPOSITORY_CLASS + " is not on the class path: distlock's "
-                        + "Redis store is not measured (the redis-store profile adds it when the lock-redis module is there)");
-            }
-        }
-
         List<TestDatabase> databases = new ArrayList<>();
         for (TestDatabase db : arguments.databases) {
             String problem = db.problem();
@@ -96,34 +77,44 @@ public final class BenchmarkMain {
             }
         }
 
+        boolean handover = arguments.scenarios.contains("handover");
+        boolean redis = false;
+        if (handover || arguments.redis) {
+            String problem = RedisServer.problem();
+            if (problem.isEmpty()) {
+                redis = true;
+                report.serverVersion(RedisServer.ID, RedisServer.version());
+            }
+            else {
+                System.out.println("NOTICE: Redis at " + RedisServer.url() + " is unreachable (" + problem + "): "
+                        + (arguments.redis ? "its benchmarks, Redisson's handover anchor among them, are skipped"
+                                : "Redisson's handover anchor is skipped"));
+                report.skipped(RedisServer.ID, problem);
+            }
+        }
+
         List<RunResult> allResults = new ArrayList<>();
         for (TestDatabase db : databases) {
-            List<String> impls = LockImplementation.idsFor(db).stream()
-                    .filter(id -> arguments.impls == null || id.equals("distlock") || arguments.impls.contains(id))
-                    .toList();
+            List<String> impls = impls(arguments, db.id());
             if (arguments.scenarios.stream().anyMatch(List.of("uncontended", "contended", "aspect")::contains)) {
-                prewarm(plan, db, impls);
+                prewarm(plan, db.id(), impls);
             }
             log("counting statements on " + db.id());
             for (String impl : impls) {
                 report.add(StatementCounts.cycle(db, LockImplementation.byId(impl)));
             }
-            if (arguments.scenarios.contains("uncontended")) {
-                for (int threads : plan.uncontendedThreads()) {
-                    allResults.addAll(run(arguments, plan, report, "uncontended", db, threads,
-                            Map.of("impl", impls), CycleBenchmark.class.getName() + ".uncontended$"));
-                }
-            }
+            allResults.addAll(cycles(arguments, plan, report, db.id(), impls));
             if (arguments.scenarios.contains("contended")) {
-                for (int threads : plan.contendedThreads()) {
-                    allResults.addAll(run(arguments, plan, report, "contended", db, threads,
-                            Map.of("impl", impls), CycleBenchmark.class.getName() + ".contended$"));
+                log("counting the errors of the contended cycle on " + db.id() + " ("
+                        + StatementCounts.CONTENDED_THREADS + " threads)");
+                for (String impl : impls) {
+                    report.add(StatementCounts.contended(db, LockImplementation.byId(impl)));
                 }
             }
             if (arguments.scenarios.contains("aspect")) {
                 report.add(AspectScenario.count(db));
                 for (int threads : plan.aspectThreads()) {
-                    allResults.addAll(run(arguments, plan, report, "aspect", db, threads,
+                    allResults.addAll(run(arguments, plan, report, "aspect", db.id(), threads,
                             Map.of("impl", List.of("annotated", "programmatic")), AspectScenario.BENCHMARK_PATTERN));
                 }
             }
@@ -131,7 +122,7 @@ public final class BenchmarkMain {
                 for (int leases : plan.watchdogLeases()) {
                     report.add(StatementCounts.watchdogRound(db, leases));
                 }
-                allResults.addAll(run(arguments, plan, report, "watchdog", db, 1,
+                allResults.addAll(run(arguments, plan, report, "watchdog", db.id(), 1,
                         Map.of("leases", plan.watchdogLeases().stream().map(String::valueOf).toList()),
                         WatchdogBenchmark.class.getName() + ".renewalRound$"));
             }
@@ -139,6 +130,12 @@ public final class BenchmarkMain {
                 log("holding " + plan.heapLeases() + " leases kept alive on " + db.id());
                 report.add(HeapScenario.measure(db, plan.heapLeases()));
             }
+        }
+        if (redis && arguments.redis
+                && arguments.scenarios.stream().anyMatch(List.of("uncontended", "contended")::contains)) {
+            List<String> impls = impls(arguments, RedisServer.ID);
+            prewarm(plan, RedisServer.ID, impls);
+            allResults.addAll(cycles(arguments, plan, report, RedisServer.ID, impls));
         }
         if (handover && (!databases.isEmpty() || redis)) {
             HandoverScenario.run(plan, databases, redis, arguments.redis && redis, arguments.impls)
@@ -150,6 +147,7 @@ public final class BenchmarkMain {
         ResultFormatFactory.getInstance(ResultFormatType.TEXT, System.out).writeOut(allResults);
         System.out.println();
         report.statementLines().forEach(System.out::println);
+        report.errorLines().forEach(System.out::println);
         report.watchdogLines().forEach(System.out::println);
         report.heapLines().forEach(System.out::println);
         report.ratioLines().forEach(System.out::println);
@@ -168,11 +166,37 @@ public final class BenchmarkMain {
                 + doc);
     }
 
-    private static void prewarm(BenchmarkPlan plan, TestDatabase db, List<String> impls) throws RunnerException {
-        log("warming up every implementation on " + db.id() + " (" + plan.prewarmSeconds() + " s each, not measured)");
+    /** The implementations to measure on a store: all that run there, or those asked for, and distlock. */
+    private static List<String> impls(Arguments arguments, String store) {
+        return LockImplementation.idsFor(store).stream()
+                .filter(id -> arguments.impls == null || id.equals("distlock") || arguments.impls.contains(id))
+                .toList();
+    }
+
+    /** The uncontended and contended cycle on one store, as far as they were asked for. */
+    private static List<RunResult> cycles(Arguments arguments, BenchmarkPlan plan, BenchmarkReport report,
+            String store, List<String> impls) throws RunnerException {
+        List<RunResult> results = new ArrayList<>();
+        if (arguments.scenarios.contains("uncontended")) {
+            for (int threads : plan.uncontendedThreads()) {
+                results.addAll(run(arguments, plan, report, "uncontended", store, threads,
+                        Map.of("impl", impls), CycleBenchmark.class.getName() + ".uncontended$"));
+            }
+        }
+        if (arguments.scenarios.contains("contended")) {
+            for (int threads : plan.contendedThreads()) {
+                results.addAll(run(arguments, plan, report, "contended", store, threads,
+                        Map.of("impl", impls), CycleBenchmark.class.getName() + ".contended$"));
+            }
+        }
+        return results;
+    }
+
+    private static void prewarm(BenchmarkPlan plan, String store, List<String> impls) throws RunnerException {
+        log("warming up every implementation on " + store + " (" + plan.prewarmSeconds() + " s each, not measured)");
         new Runner(new OptionsBuilder()
                 .include(CycleBenchmark.class.getName() + ".uncontended$")
-                .param("db", db.id())
+                .param("db", store)
                 .param("impl", impls.toArray(String[]::new))
                 .threads(1)
                 .forks(0)
@@ -185,19 +209,19 @@ public final class BenchmarkMain {
     }
 
     private static Collection<RunResult> run(Arguments arguments, BenchmarkPlan plan, BenchmarkReport report,
-            String scenario, TestDatabase db, int threads, Map<String, List<String>> params, String include)
+            String scenario, String store, int threads, Map<String, List<String>> params, String include)
             throws RunnerException {
-        int rounds = plan.rounds(scenario, db.id(), threads);
+        int rounds = plan.rounds(scenario, store, threads);
         List<RunResult> all = new ArrayList<>();
         Map<String, List<RunResult>> byFigure = new LinkedHashMap<>();
         for (int round = 0; round < rounds; round++) {
-            log(scenario + " on " + db.id() + " with " + threads + " thread(s)"
+            log(scenario + " on " + store + " with " + threads + " thread(s)"
                     + (rounds > 1 ? ", round " + (round + 1) + " of " + rounds : ""));
-            Path json = arguments.out.resolve(arguments.jmhDirectory()).resolve(scenario + "-" + db.id() + "-t" + threads
+            Path json = arguments.out.resolve(arguments.jmhDirectory()).resolve(scenario + "-" + store + "-t" + threads
                     + (rounds > 1 ? "-r" + (round + 1) : "") + ".json");
             ChainedOptionsBuilder options = new OptionsBuilder()
                     .include(include)
-                    .param("db", db.id())
+                    .param("db", store)
                     .threads(threads)
                     .forks(0)
                     .warmupIterations(plan.warmupIterations())

@@ -38,8 +38,8 @@ public record BenchmarkPlan(boolean quick, int warmupIterations, int iterations,
     public static final BenchmarkPlan FULL = new BenchmarkPlan(false, 2, 3, 1, 4, 5, 2, List.of(1, 4, 16),
             List.of(4, 16), List.of(1), List.of(1_000, 10_000), 3, 1_000, 5_000, 10_000);
 
-    /** Databases on which the uncontended goals are judged. */
-    static final List<String> GOAL_DATABASES = List.of("postgresql", "mariadb", "h2");
+    /** Stores on which the uncontended goals are judged. */
+    static final List<String> GOAL_DATABASES = List.of("postgresql", "mariadb", "h2", "redis");
 
     /** Thread counts at which the uncontended goals are judged. */
     static final List<Integer> GOAL_THREADS = List.of(1, 4);

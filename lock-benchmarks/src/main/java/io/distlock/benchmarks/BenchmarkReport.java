@@ -19,14 +19,19 @@ import java.util.stream.Collectors;
 import io.distlock.testsupport.TestDatabase;
 
 /**
- * Everything one run found, and its renderings: the {@code RATIO}, {@code STATEMENTS}, {@code WATCHDOG},
- * {@code HEAP} and {@code HANDOVER} lines, the goals, the JSON results and the Markdown report.
+ * Everything one run found, and its renderings: the {@code RATIO}, {@code STATEMENTS}, {@code ERRORS},
+ * {@code WATCHDOG}, {@code HEAP} and {@code HANDOVER} lines, the goals, the JSON results and the Markdown report.
  */
 final class BenchmarkReport {
 
+    /** distlock's peers on the databases: ShedLock, Spring Integration's {@code JdbcLockRegistry} and the floor. */
     private static final List<String> PEERS = List.of("shedlock", "jdbclockregistry", "floor");
 
-    private static final List<String> GOAL_DATABASES = BenchmarkPlan.GOAL_DATABASES;
+    /** distlock's peers on Redis: Redisson and Spring Integration's {@code RedisLockRegistry}. */
+    private static final List<String> REDIS_PEERS = List.of("redisson", "redislockregistry");
+
+    /** The databases every database goal is judged on. */
+    private static final List<String> DATABASES = List.of("postgresql", "mariadb", "h2");
 
     private static final List<Integer> GOAL_THREADS = BenchmarkPlan.GOAL_THREADS;
 
@@ -45,6 +50,8 @@ final class BenchmarkReport {
     private final List<Measurement> measurements = new ArrayList<>();
 
     private final List<StatementCounts.Cycle> cycles = new ArrayList<>();
+
+    private final List<StatementCounts.Errors> errors = new ArrayList<>();
 
     private final List<StatementCounts.Round> rounds = new ArrayList<>();
 
@@ -81,6 +88,10 @@ final class BenchmarkReport {
         cycles.add(cycle);
     }
 
+    void add(StatementCounts.Errors counted) {
+        errors.add(counted);
+    }
+
     void add(StatementCounts.Round round) {
         rounds.add(round);
     }
@@ -98,6 +109,12 @@ final class BenchmarkReport {
     List<String> statementLines() {
         return cycles.stream().map(c -> String.format(Locale.ROOT, "STATEMENTS impl=%s db=%s per_cycle=%s", c.impl(),
                 c.db(), count(c.perCycle()))).toList();
+    }
+
+    List<String> errorLines() {
+        return errors.stream().map(e -> String.format(Locale.ROOT,
+                "ERRORS impl=%s db=%s scenario=contended threads=%d attempts=%d errors=%d", e.impl(), e.db(),
+                e.threads(), e.attempts(), e.errors())).toList();
     }
 
     List<String> watchdogLines() {
@@ -160,7 +177,7 @@ final class BenchmarkReport {
                     StringBuilder line = new StringBuilder(String.format(Locale.ROOT,
                             "RATIO db=%s scenario=%s threads=%d distlock_ops_s=%d", db, scenario, threads,
                             Math.round(ops)));
-                    for (String peer : PEERS) {
+                    for (String peer : peers(db)) {
                         line.append(' ').append(peer).append('=')
                                 .append(ratio(distlock, find(db, peerScenario, peer, threads, 0)));
                     }
@@ -213,7 +230,7 @@ final class BenchmarkReport {
          * @return {@code true} for a timed figure within 10% of its bound
          */
         boolean close() {
-            if (Double.isNaN(measured) || goal.contains("statements")) {
+            if (Double.isNaN(measured) || counted(goal)) {
                 return false;
             }
             double bound = bound();
@@ -223,6 +240,11 @@ final class BenchmarkReport {
         /** @return the bound's number */
         double bound() {
             return Double.parseDouble(target.replaceAll("[^0-9.]", ""));
+        }
+
+        /** @return whether the goal's figure is a count (statements, errors), which is exact and never close */
+        static boolean counted(String goal) {
+            return goal.contains("statements") || goal.contains("errors");
         }
 
         private static String count3(double value) {
@@ -240,7 +262,7 @@ final class BenchmarkReport {
         double bound = Double.parseDouble(target.replaceAll("[^0-9.]", ""));
         boolean met = atLeast ? measured >= bound : measured <= bound;
         String why = met ? "" : reason;
-        if (!met && Math.abs(measured / bound - 1) < 0.10 && !goal.contains("statements")) {
+        if (!met && !Goal.counted(goal) && Math.abs(measured / bound - 1) < 0.10) {
             why = "within 10% of the bound, which one run on a shared 2-core machine does not settle"
                     + (why.isEmpty() ? "" : "; " + why);
         }
@@ -260,7 +282,7 @@ final class BenchmarkReport {
         uncontended.forEach((db, bounds) -> {
             for (int threads : GOAL_THREADS) {
                 Optional<Measurement> distlock = find(db, "uncontended", "distlock", threads, 0);
-                for (String peer : PEERS) {
+                for (String peer : peers(db)) {
                     Double bound = bounds.get(peer);
                     if (bound == null) {
                         continue;
@@ -272,8 +294,8 @@ final class BenchmarkReport {
                 }
             }
         });
-        // Contended: four threads on one resource against the better of the two peers.
-        for (String db : List.of("postgresql", "mariadb", "h2")) {
+        // Contended: four threads on one resource against the better of the two peers, without server-side errors.
+        for (String db : DATABASES) {
             Optional<Measurement> distlock = find(db, "contended", "distlock", 4, 0);
             String best = null;
             double worst = Double.NaN;
@@ -288,6 +310,11 @@ final class BenchmarkReport {
             goals.add(goal("contended distlock/best peer", db + ", 4 threads, one resource"
                     + (best == null ? "" : " (best peer: " + best + ")"), worst, "≥ 1.5", true,
                     missing(db).orElseGet(() -> contendedReason(distlock, other))));
+            Optional<StatementCounts.Errors> counted = errors(db, "distlock");
+            goals.add(goal("contended server-side errors", db + ", 4 threads, one resource"
+                    + counted.map(e -> ", " + thousands(e.attempts()) + " attempts").orElse(""),
+                    counted.map(e -> (double) e.errors()).orElse(Double.NaN), "0", false,
+                    missing(db).orElseGet(() -> errorsReason(db))));
         }
         // Handover: how soon a waiter holds the lock after a release.
         Optional<HandoverFigure> anchor = anchor();
@@ -308,36 +335,48 @@ final class BenchmarkReport {
                     .orElse(Double.NaN), "≤ 50 ms", false, missingHandover(db).orElseGet(() -> handoverReason(figure.get()))));
         }
         // Watchdog: statements per round and heap for 10,000 held leases.
-        for (StatementCounts.Round round : rounds) {
-            if (round.leases() == 10_000) {
-                goals.add(goal("watchdog statements per round (renewAll)", round.db() + ", 10,000 leases",
-                        round.perRound(), "≤ 20", false, "renewal batches hold fewer leases than 10,000 ÷ 20"));
-            }
-        }
-        for (HeapScenario.Figure heap : heaps) {
-            String where = heap.db() + ", " + thousands(heap.leases()) + " leases";
-            goals.add(goal("watchdog statements per round (kept alive)", where, heap.statementsPerRound(), "≤ 20",
-                    false, String.format(Locale.ROOT, "%.1f rounds counted; rounds that do not renew every due lease "
-                            + "together cost more statements", heap.rounds())));
-            goals.add(goal("heap of the held leases", where, heap.totalMegabytes(), "≤ 20 MB", false,
-                    String.format(Locale.ROOT, "%d bytes retained per lease", Math.round(heap.bytesPerLease()))));
+        for (String db : DATABASES) {
+            String where = db + ", 10,000 leases";
+            Optional<StatementCounts.Round> round = rounds.stream()
+                    .filter(r -> r.db().equals(db) && r.leases() == 10_000).findFirst();
+            goals.add(goal("watchdog statements per round (renewAll)", where,
+                    round.map(StatementCounts.Round::perRound).orElse(Double.NaN), "≤ 20", false,
+                    missing(db).orElse(round.isEmpty() ? "" : "renewal batches hold fewer leases than 10,000 ÷ 20")));
+            Optional<HeapScenario.Figure> heap = heaps.stream()
+                    .filter(h -> h.db().equals(db) && h.leases() == 10_000).findFirst();
+            goals.add(goal("watchdog statements per round (kept alive)", where,
+                    heap.map(HeapScenario.Figure::statementsPerRound).orElse(Double.NaN), "≤ 20", false,
+                    missing(db).orElseGet(() -> heap.map(h -> String.format(Locale.ROOT, "%.1f rounds counted; rounds "
+                            + "that do not renew every due lease together cost more statements", h.rounds()))
+                            .orElse(""))));
+            goals.add(goal("heap of the held leases", where,
+                    heap.map(HeapScenario.Figure::totalMegabytes).orElse(Double.NaN), "≤ 20 MB", false,
+                    missing(db).orElseGet(() -> heap.map(h -> String.format(Locale.ROOT, "%d bytes retained per lease",
+                            Math.round(h.bytesPerLease()))).orElse(""))));
         }
         // Aspect: the annotation's cost over the programmatic call.
-        List<String> aspectDbs = serverVersions.keySet().stream()
-                .filter(db -> measurements.stream().anyMatch(m -> m.db().equals(db) && m.scenario().equals("aspect")))
-                .toList();
-        if (aspectDbs.isEmpty()) {
-            goals.add(goal("aspect time/programmatic time", "any database", Double.NaN, "≤ 1.03", false, ""));
+        for (String db : DATABASES) {
+            Optional<Measurement> annotated = find(db, "aspect", "annotated", 1, 0);
+            Optional<Measurement> programmatic = find(db, "aspect", "programmatic", 1, 0);
+            goals.add(goal("aspect time/programmatic time", db + ", 1 thread(s)", ratioValue(programmatic, annotated),
+                    "≤ 1.03", false, missing(db).orElseGet(() -> annotated.isEmpty() || programmatic.isEmpty() ? ""
+                            : "per-round time ratios " + spread(programmatic, annotated))));
         }
-        for (String db : aspectDbs) {
-            for (int threads : threads(db, "aspect")) {
-                Optional<Measurement> annotated = find(db, "aspect", "annotated", threads, 0);
-                Optional<Measurement> programmatic = find(db, "aspect", "programmatic", threads, 0);
-                goals.add(goal("aspect time/programmatic time", db + ", " + threads + " thread(s)",
-                        ratioValue(programmatic, annotated), "≤ 1.03", false,
-                        "per-round time ratios " + spread(programmatic, annotated)));
-            }
+        // Redis: the store's cycle against Redisson's, and its handover against the anchor.
+        String redis = RedisServer.ID;
+        for (int threads : GOAL_THREADS) {
+            Optional<Measurement> distlock = find(redis, "uncontended", "distlock", threads, 0);
+            Optional<Measurement> redisson = find(redis, "uncontended", "redisson", threads, 0);
+            goals.add(goal("uncontended distlock/redisson", redis + ", " + threads + " thread(s)",
+                    ratioValue(distlock, redisson), "≥ 1.0", true,
+                    missing(redis).orElseGet(() -> cycleReason(redis, "redisson", distlock, redisson))));
         }
+        Optional<HandoverFigure> onRedis = handover(redis, "distlock");
+        goals.add(goal("handover p50/Redisson p50", redis + ", 4 waiters",
+                onRedis.isPresent() && anchor.isPresent() ? onRedis.get().p50RatioTo(anchor.get()) : Double.NaN,
+                "≤ 2", false, missingHandover(redis).orElseGet(() -> String.format(Locale.ROOT,
+                        "distlock's median %s ms against Redisson's %s ms: %s", millis(onRedis.get().p50Millis()),
+                        millis(anchor.get().p50Millis()), handoverReason(onRedis.get())))));
         return goals;
     }
 
@@ -362,6 +401,9 @@ final class BenchmarkReport {
         if (distlock.isEmpty() || other.isEmpty()) {
             return "not in this run";
         }
+        if (db.equals(RedisServer.ID)) {
+            return "per-round ratios " + spread(distlock, other);
+        }
         return "per-round ratios " + spread(distlock, other) + "; statements per cycle (commits/rollbacks, state "
                 + "changes): distlock " + statements("distlock", db) + ", " + peer + " " + statements(peer, db);
     }
@@ -373,6 +415,19 @@ final class BenchmarkReport {
         return String.format(Locale.ROOT, "acquisitions/s %s against %s (attempts/s %s against %s); per-round ratios %s",
                 thousands(distlock.get().acquired()), thousands(other.get().acquired()), thousands(distlock.get().score()),
                 thousands(other.get().score()), spread(distlock, other));
+    }
+
+    /** Every implementation's count on the database, so that a miss can be read against the peers'. */
+    private String errorsReason(String db) {
+        if (errors(db, "distlock").isEmpty()) {
+            return "not in this run";
+        }
+        return "statements the database refused in the contended cycle: " + errors.stream()
+                .filter(e -> e.db().equals(db)).map(e -> e.impl() + " " + e.errors()).collect(Collectors.joining(", "));
+    }
+
+    private Optional<StatementCounts.Errors> errors(String db, String impl) {
+        return errors.stream().filter(e -> e.db().equals(db) && e.impl().equals(impl)).findFirst();
     }
 
     private String handoverReason(HandoverFigure figure) {
@@ -425,6 +480,10 @@ final class BenchmarkReport {
                 "    {\"impl\": %s, \"db\": %s, \"statements\": %s, \"transactionEnds\": %s, \"stateChanges\": %s}",
                 quote(c.impl()), quote(c.db()), number(c.perCycle()), number(c.transactionEndsPerCycle()),
                 number(c.stateChangesPerCycle()))).collect(Collectors.joining(",\n"))).append("\n  ],\n");
+        json.append("  \"contendedErrors\": [\n").append(errors.stream().map(e -> String.format(Locale.ROOT,
+                "    {\"impl\": %s, \"db\": %s, \"threads\": %d, \"attempts\": %d, \"errors\": %d}",
+                quote(e.impl()), quote(e.db()), e.threads(), e.attempts(), e.errors()))
+                .collect(Collectors.joining(",\n"))).append("\n  ],\n");
         json.append("  \"watchdogStatementsPerRound\": [\n").append(rounds.stream().map(r -> String.format(Locale.ROOT,
                 "    {\"db\": %s, \"leases\": %d, \"statements\": %s}", quote(r.db()), r.leases(), number(r.perRound())))
                 .collect(Collectors.joining(",\n"))).append("\n  ],\n");
@@ -451,6 +510,7 @@ final class BenchmarkReport {
 
     private List<String> allLines() {
         List<String> lines = new ArrayList<>(statementLines());
+        lines.addAll(errorLines());
         lines.addAll(watchdogLines());
         lines.addAll(heapLines());
         lines.addAll(ratioLines());
@@ -466,9 +526,10 @@ final class BenchmarkReport {
         md.append("# Benchmarks\n\n");
         md.append("<!-- Generated by scripts/bench.sh (lock-benchmarks' BenchmarkReport): edit the generator, not this file. -->\n\n");
         md.append("distlock against ShedLock, Spring Integration's `JdbcLockRegistry`, a raw-SQL floor and (on PostgreSQL) ")
-                .append("advisory locks, side by side in one run on the same databases, pool and table state; for how ")
-                .append("soon a waiter gets a released lock, also against Redisson's `RLock` on a local Redis. ")
-                .append("Rerun with `scripts/bench.sh` (all databases, about 40 minutes) or `scripts/bench.sh --quick` ")
+                .append("advisory locks, side by side in one run on the same databases, pool and table state; its Redis ")
+                .append("store against Redisson's `RLock` and Spring Integration's `RedisLockRegistry` on a local Redis; ")
+                .append("and how soon a waiter gets a released lock, against Redisson's `RLock` as the anchor. ")
+                .append("Rerun with `scripts/bench.sh` (all stores, about 45 minutes) or `scripts/bench.sh --quick` ")
                 .append("(under five minutes, for a first look).\n\n");
         md.append("> **Figures are from one ").append(plan.quick() ? "*quick* " : "").append("run on a ")
                 .append(machine.get("cores")).append("-core machine** that other work shared (load average ")
@@ -518,9 +579,16 @@ final class BenchmarkReport {
                 .append("implementation; drivers: pgjdbc ").append(version("org.postgresql", "postgresql"))
                 .append(", MariaDB Connector/J ").append(version("org.mariadb.jdbc", "mariadb-java-client"))
                 .append(", H2 ").append(version("com.h2database", "h2")).append(", all with default settings.\n");
+        md.append("- **Redis**: the local server over TCP on 127.0.0.1; one Lettuce connection factory (Spring Data ")
+                .append("Redis ").append(version("org.springframework.data", "spring-data-redis")).append(", Lettuce ")
+                .append(version("io.lettuce", "lettuce-core")).append(", one shared connection) for distlock's Redis ")
+                .append("store and the `RedisLockRegistry`, one Redisson client (").append(BenchPool.SIZE)
+                .append(" connections) for Redisson; the nodes share them as they share the pool.\n");
         md.append("- **Implementations** (a *cycle* takes the lock without waiting and gives it back):\n");
         md.append("  - `distlock` ").append(version("io.distlock", "lock-core"))
-                .append(": `LockManager.runLocked(LockRequest.of(resource, 30 s).withoutRenewal(), empty work)` (acquire + release), database time.\n");
+                .append(": `LockManager.runLocked(LockRequest.of(resource, 30 s).withoutRenewal(), empty work)` ")
+                .append("(acquire + release), the store's time; on Redis over `RedisLockRepository` (")
+                .append(version("io.distlock", "lock-redis")).append(", Lua scripts).\n");
         md.append("  - `shedlock` ").append(version("net.javacrumbs.shedlock", "shedlock-provider-jdbc-template"))
                 .append(": `JdbcTemplateLockProvider` with `usingDbTime()`, `lock(…)` + `unlock()`.\n");
         md.append("  - `jdbclockregistry` — Spring Integration ")
@@ -532,6 +600,11 @@ final class BenchmarkReport {
                 .append("the pool: nothing correct with durable state is cheaper.\n");
         md.append("  - `pg-advisory` (PostgreSQL only): `pg_try_advisory_lock` + `pg_advisory_unlock` on one borrowed ")
                 .append("connection; no durable state, so a reference point, not a peer.\n");
+        md.append("  - `redisson` ").append(version("org.redisson", "redisson"))
+                .append(" (Redis only): `RLock.tryLock(0, 30 s)` + `unlock()` (no wait, the same lease, no watchdog).\n");
+        md.append("  - `redislockregistry` — Spring Integration ")
+                .append(version("org.springframework.integration", "spring-integration-redis"))
+                .append(" (Redis only): `RedisLockRegistry` in its default mode, `obtain(name).tryLock()` + `unlock()`.\n");
         md.append("- **Threads and resources**: every benchmark thread is a node with its own client (its own ")
                 .append("`LockManager`, lock provider or registry). *Uncontended*: thread *i* cycles on a resource of its ")
                 .append("own. *Contended*: all threads cycle on one resource; the score is successful acquisitions per ")
@@ -548,20 +621,20 @@ final class BenchmarkReport {
                 continue;
             }
             md.append("### ").append(db).append("\n\n| threads | ").append(String.join(" | ", impls))
-                    .append(" | ÷ shedlock | ÷ jdbclockregistry | ÷ floor |\n|---|")
-                    .append("---:|".repeat(impls.size() + 3)).append("\n");
+                    .append(peers(db).stream().map(peer -> " | ÷ " + peer).collect(Collectors.joining()))
+                    .append(" |\n|---|").append("---:|".repeat(impls.size() + peers(db).size())).append("\n");
             for (int threads : threads(db, "uncontended")) {
                 md.append("| ").append(threads);
                 for (String impl : impls) {
                     md.append(" | ").append(find(db, "uncontended", impl, threads, 0).map(BenchmarkReport::opsCell).orElse("—"));
                 }
                 Optional<Measurement> distlock = find(db, "uncontended", "distlock", threads, 0);
-                for (String peer : PEERS) {
+                for (String peer : peers(db)) {
                     md.append(" | ").append(ratio(distlock, find(db, "uncontended", peer, threads, 0)));
                 }
                 md.append(" |\n");
             }
-            md.append("\nCycles per second; the last three columns are distlock's throughput divided by the peer's.\n\n");
+            md.append("\nCycles per second; the ÷ columns are distlock's throughput divided by the peer's.\n\n");
         }
 
         md.append("## Statements per cycle\n\n");
@@ -593,8 +666,8 @@ final class BenchmarkReport {
                 continue;
             }
             md.append("### ").append(db).append("\n\n| threads | ").append(String.join(" | ", impls))
-                    .append(" | ÷ shedlock | ÷ jdbclockregistry | ÷ floor |\n|---|")
-                    .append("---:|".repeat(impls.size() + 3)).append("\n");
+                    .append(peers(db).stream().map(peer -> " | ÷ " + peer).collect(Collectors.joining()))
+                    .append(" |\n|---|").append("---:|".repeat(impls.size() + peers(db).size())).append("\n");
             for (int threads : threads(db, "contended")) {
                 md.append("| ").append(threads);
                 for (String impl : impls) {
@@ -602,16 +675,36 @@ final class BenchmarkReport {
                             .map(m -> thousands(m.acquired()) + " (" + thousands(m.score()) + ")").orElse("—"));
                 }
                 Optional<Measurement> distlock = find(db, "contended", "distlock", threads, 0);
-                for (String peer : PEERS) {
+                for (String peer : peers(db)) {
                     md.append(" | ").append(ratio(distlock, find(db, "contended", peer, threads, 0)));
                 }
                 md.append(" |\n");
             }
             md.append("\n");
         }
-        md.append("`jdbclockregistry`'s registry serialises a process's threads on a local `ReentrantLock` per key; ")
-                .append("here every thread has its own registry, so the threads meet in the database, as separate ")
+        md.append("Spring Integration's registries serialise a process's threads on a local `ReentrantLock` per key; ")
+                .append("here every thread has its own registry, so the threads meet in the store, as separate ")
                 .append("instances would.\n\n");
+        if (!errors.isEmpty()) {
+            md.append("### Server-side errors\n\n");
+            md.append(StatementCounts.CONTENDED_THREADS).append(" threads, each a node with its own client, each ")
+                    .append("attempting ").append(StatementCounts.CONTENDED_ATTEMPTS).append(" cycles on one ")
+                    .append("resource, starting together, apart from the timed runs: statements and transaction ends ")
+                    .append("the database refused with an `SQLException` (each an error the server logs, such as a ")
+                    .append("duplicate key or a deadlock, whether or not the implementation handles it), counted by ")
+                    .append("the statement-counting `DataSource`.\n\n");
+            List<String> errorDbs = errors.stream().map(StatementCounts.Errors::db).distinct().toList();
+            md.append("| implementation | ").append(String.join(" | ", errorDbs)).append(" |\n|---|")
+                    .append("---:|".repeat(errorDbs.size())).append("\n");
+            for (String impl : errors.stream().map(StatementCounts.Errors::impl).distinct().toList()) {
+                md.append("| ").append(impl);
+                for (String db : errorDbs) {
+                    md.append(" | ").append(errors(db, impl).map(e -> String.valueOf(e.errors())).orElse("—"));
+                }
+                md.append(" |\n");
+            }
+            md.append("\n");
+        }
 
         md.append("## Aspect\n\n");
         if (measurements.stream().noneMatch(m -> m.scenario().equals("aspect"))) {
@@ -672,6 +765,9 @@ final class BenchmarkReport {
                     .append("`jdbclockregistry-remote`: a registry per thread, retrying every 100 ms (its default). ")
                     .append("`redisson` ").append(version("org.redisson", "redisson")).append(": one client, ")
                     .append("`RLock.tryLock(wait)` + `unlock()`, woken by the release's pub/sub message: the anchor. ")
+                    .append("On Redis, `distlock` and `distlock-remote` run on distlock's Redis store, and ")
+                    .append("`redislockregistry` / `redislockregistry-remote` are Spring Integration's ")
+                    .append("`RedisLockRegistry` as the JDBC registry above (its default spin mode, 100 ms). ")
                     .append("Each round runs every implementation on every store, starting with the next one each ")
                     .append("round; a ratio to Redisson is the median of the per-round ratios of the medians.\n\n");
             md.append("| store | implementation | p50 ms | p99 ms | samples | p50 ÷ redisson |\n|---|---|---:|---:|---:|---:|\n");
@@ -725,6 +821,11 @@ final class BenchmarkReport {
     private Optional<Measurement> find(String db, String scenario, String impl, int threads, int leases) {
         return measurements.stream().filter(m -> m.db().equals(db) && m.scenario().equals(scenario)
                 && m.impl().equals(impl) && m.threads() == threads && m.leases() == leases).findFirst();
+    }
+
+    /** @return distlock's peers on a store, in the order of the RATIO lines and the tables' ratio columns */
+    private static List<String> peers(String db) {
+        return db.equals(RedisServer.ID) ? REDIS_PEERS : PEERS;
     }
 
     private List<Integer> threads(String db, String scenario) {

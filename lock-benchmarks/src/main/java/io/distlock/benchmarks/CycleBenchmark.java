@@ -4,8 +4,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
-import com.zaxxer.hikari.HikariDataSource;
-import io.distlock.testsupport.TestDatabase;
 import org.openjdk.jmh.annotations.AuxCounters;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -20,7 +18,8 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.infra.ThreadParams;
 
 /**
- * The lock cycle (take without waiting, give back) of every implementation on one database, pool and table state.
+ * The lock cycle (take without waiting, give back) of every implementation on one store: a database with its pool and
+ * table state, or the Redis server with its shared clients.
  * {@link #uncontended} gives each thread a resource of its own; {@link #contended} puts all threads on one resource
  * and reports attempts per second as the score and successful acquisitions per second as the {@code acquired}
  * counter. Each thread is a node with its own client, as separate application instances would be.
@@ -59,11 +58,11 @@ public class CycleBenchmark {
         return resources;
     }
 
-    /** The database, the implementation and the shared pool. */
+    /** The store, the implementation and the shared pool or clients. */
     @State(Scope.Benchmark)
     public static class Shared {
 
-        /** The database id. */
+        /** The store id: a database's, or {@code redis}. */
         @Param({"h2"})
         public String db;
 
@@ -71,24 +70,19 @@ public class CycleBenchmark {
         @Param({"distlock"})
         public String impl;
 
-        TestDatabase database;
-
         LockImplementation implementation;
 
-        HikariDataSource pool;
+        LockStore store;
 
         @Setup(Level.Trial)
         public void open() {
-            database = TestDatabase.byId(db);
             implementation = LockImplementation.byId(impl);
-            pool = BenchPool.open(database, impl);
-            BenchSchema.create(database, pool);
-            BenchSchema.reset(database, pool, allResources());
+            store = LockStore.open(db, impl, allResources());
         }
 
         @TearDown(Level.Trial)
         public void close() {
-            pool.close();
+            store.close();
         }
     }
 
@@ -100,11 +94,15 @@ public class CycleBenchmark {
 
         String ownResource;
 
+        /** The implementation and store, for messages. */
+        String where;
+
         @Setup(Level.Trial)
         public void open(Shared shared, ThreadParams thread) {
             String name = "node-" + thread.getThreadIndex();
-            client = shared.implementation.open(shared.database, shared.pool, name);
+            client = shared.implementation.open(shared.store, name);
             ownResource = ownResource(thread.getThreadIndex());
+            where = shared.impl + " on " + shared.db;
         }
 
         @TearDown(Level.Trial)
@@ -136,7 +134,8 @@ public class CycleBenchmark {
     @Benchmark
     public boolean uncontended(Node node) {
         if (!node.client.cycle(node.ownResource)) {
-            throw new IllegalStateException("uncontended cycle on " + node.ownResource + " was refused");
+            throw new IllegalStateException("uncontended cycle of " + node.where + " on " + node.ownResource
+                    + " was refused");
         }
         return true;
     }

@@ -1,26 +1,19 @@
 package io.distlock.benchmarks;
 
-import javax.sql.DataSource;
-
 import io.distlock.core.LockManager;
 import io.distlock.core.LockOutcome;
+import io.distlock.core.LockRepository;
 import io.distlock.core.LockRequest;
-import io.distlock.core.jdbc.JdbcLockRepository;
-import io.distlock.testsupport.TestDatabase;
 
 /**
- * distlock: {@link LockManager#runLocked} with an empty callback and no renewal (acquire, then release), database
- * time.
+ * distlock: {@link LockManager#runLocked} with an empty callback and no renewal (acquire, then release), on the
+ * store's clock (the database's or the Redis server's).
  */
 final class DistlockClient implements LockClient {
 
     private final LockManager manager;
 
-    DistlockClient(TestDatabase db, DataSource dataSource) {
-        JdbcLockRepository repository = JdbcLockRepository.builder(dataSource)
-                .tableName(BenchSchema.DISTLOCK_TABLE)
-                .dialect(db.dialect())
-                .build();
+    DistlockClient(LockRepository repository) {
         this.manager = LockManager.builder(repository).build();
     }
 

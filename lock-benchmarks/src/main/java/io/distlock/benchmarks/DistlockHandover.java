@@ -14,7 +14,7 @@ import io.distlock.core.LockRequest;
  * distlock in the handover scenario: {@code LockManager.acquire(LockRequest.of(resource, 30 s).withMaxWait(…))},
  * the lease kept alive by the watchdog as by default, and {@code Lease.release()}. Shared, all threads use one
  * manager, whose release wakes its own waiters at once; remote, every thread has a manager (and repository) of its
- * own on the same store, so a waiter learns of a release only by polling, as a waiter on another replica does.
+ * own on the same store (pool or Redis connection), so a waiter learns of a release only by polling, as a waiter on another replica does.
  */
 final class DistlockHandover implements HandoverSubject {
 
@@ -22,18 +22,14 @@ final class DistlockHandover implements HandoverSubject {
 
     private final List<HandoverLock> locks = new ArrayList<>();
 
-    private final Runnable onClose;
-
     /**
      * Sets the managers up.
      *
      * @param repositories makes one repository on the store per manager
      * @param threads how many threads will wait
      * @param shared whether the threads share one manager
-     * @param onClose what to do after the managers are closed, such as closing the store's connections
      */
-    DistlockHandover(Supplier<LockRepository> repositories, int threads, boolean shared, Runnable onClose) {
-        this.onClose = onClose;
+    DistlockHandover(Supplier<LockRepository> repositories, int threads, boolean shared) {
         for (int i = 0; i < threads; i++) {
             if (shared && i > 0) {
                 locks.add(locks.get(0));
@@ -56,6 +52,5 @@ final class DistlockHandover implements HandoverSubject {
     @Override
     public void close() {
         managers.forEach(LockManager::close);
-        onClose.run();
     }
 }

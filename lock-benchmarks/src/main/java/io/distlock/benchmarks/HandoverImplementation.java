@@ -3,11 +3,6 @@ package io.distlock.benchmarks;
 import java.util.Arrays;
 import java.util.List;
 
-import javax.sql.DataSource;
-
-import io.distlock.testsupport.TestDatabase;
-import org.jspecify.annotations.Nullable;
-
 /**
  * The implementations of the handover scenario, by the ids used in {@code HANDOVER} lines. The {@code -remote}
  * variants give every thread a client of its own, so that the threads meet only in the store, as replicas do.
@@ -15,33 +10,30 @@ import org.jspecify.annotations.Nullable;
 enum HandoverImplementation {
 
     /** distlock, all threads on one {@code LockManager}. */
-    DISTLOCK("distlock", false),
+    DISTLOCK("distlock"),
 
-    /** distlock, every thread on a {@code LockManager} of its own sharing the pool. */
-    DISTLOCK_REMOTE("distlock-remote", false),
+    /** distlock, every thread on a {@code LockManager} of its own sharing the pool or connection. */
+    DISTLOCK_REMOTE("distlock-remote"),
 
     /** Spring Integration's {@code JdbcLockRegistry}, all threads on one registry. */
-    JDBC_LOCK_REGISTRY("jdbclockregistry", false),
+    JDBC_LOCK_REGISTRY("jdbclockregistry"),
 
     /** Spring Integration's {@code JdbcLockRegistry}, every thread on a registry of its own. */
-    JDBC_LOCK_REGISTRY_REMOTE("jdbclockregistry-remote", false),
+    JDBC_LOCK_REGISTRY_REMOTE("jdbclockregistry-remote"),
 
     /** Redisson's {@code RLock}: the anchor. */
-    REDISSON("redisson", true),
+    REDISSON("redisson"),
 
-    /** distlock on its Redis store, all threads on one {@code LockManager}; needs the store on the class path. */
-    DISTLOCK_REDIS("distlock", true),
+    /** Spring Integration's {@code RedisLockRegistry}, all threads on one registry. */
+    REDIS_LOCK_REGISTRY("redislockregistry"),
 
-    /** distlock on its Redis store, every thread on a {@code LockManager} of its own. */
-    DISTLOCK_REDIS_REMOTE("distlock-remote", true);
+    /** Spring Integration's {@code RedisLockRegistry}, every thread on a registry of its own. */
+    REDIS_LOCK_REGISTRY_REMOTE("redislockregistry-remote");
 
     private final String id;
 
-    private final boolean redis;
-
-    HandoverImplementation(String id, boolean redis) {
+    HandoverImplementation(String id) {
         this.id = id;
-        this.redis = redis;
     }
 
     /** @return the id in {@code HANDOVER} lines */
@@ -52,43 +44,36 @@ enum HandoverImplementation {
     /**
      * The implementations measured on a store.
      *
-     * @param db a database id, or {@link RedisServer#ID}
+     * @param store a database id, or {@link RedisServer#ID}
      * @return them, in order
      */
-    static List<HandoverImplementation> on(String db) {
-        boolean redisStore = db.equals(RedisServer.ID);
-        return Arrays.stream(values()).filter(impl -> impl.redis == redisStore)
-                .filter(impl -> impl != DISTLOCK_REDIS && impl != DISTLOCK_REDIS_REMOTE || RedisStore.available())
-                .toList();
+    static List<HandoverImplementation> on(String store) {
+        boolean redis = store.equals(RedisServer.ID);
+        return Arrays.stream(values()).filter(impl -> switch (impl) {
+            case DISTLOCK, DISTLOCK_REMOTE -> true;
+            case JDBC_LOCK_REGISTRY, JDBC_LOCK_REGISTRY_REMOTE -> !redis;
+            case REDISSON, REDIS_LOCK_REGISTRY, REDIS_LOCK_REGISTRY_REMOTE -> redis;
+        }).toList();
     }
 
     /**
      * Sets the implementation up for the scenario's threads.
      *
-     * @param database the database, {@code null} on Redis
-     * @param pool the database's pool, {@code null} on Redis
+     * @param store where the lock lives, with its shared pool or clients
      * @param threads how many threads
      * @return the subject
      */
-    HandoverSubject open(@Nullable TestDatabase database, @Nullable DataSource pool, int threads) {
+    HandoverSubject open(LockStore store, int threads) {
         return switch (this) {
-            case DISTLOCK, DISTLOCK_REMOTE -> new DistlockHandover(
-                    () -> WatchdogBenchmark.repository(required(database), required(pool)), threads,
-                    this == DISTLOCK, () -> { });
-            case JDBC_LOCK_REGISTRY, JDBC_LOCK_REGISTRY_REMOTE -> new JdbcLockRegistryHandover(required(pool), threads,
+            case DISTLOCK, DISTLOCK_REMOTE -> new DistlockHandover(store::distlockRepository, threads,
+                    this == DISTLOCK);
+            case JDBC_LOCK_REGISTRY, JDBC_LOCK_REGISTRY_REMOTE -> new LockRegistryHandover(
+                    () -> IntegrationRegistry.jdbc(((LockStore.Database) store).dataSource()), threads,
                     this == JDBC_LOCK_REGISTRY);
-            case REDISSON -> new RedissonHandover();
-            case DISTLOCK_REDIS, DISTLOCK_REDIS_REMOTE -> {
-                RedisStore.Opened store = RedisStore.open();
-                yield new DistlockHandover(store.repositories(), threads, this == DISTLOCK_REDIS, store.close());
-            }
+            case REDISSON -> new RedissonHandover(((LockStore.Redis) store).redisson());
+            case REDIS_LOCK_REGISTRY, REDIS_LOCK_REGISTRY_REMOTE -> new LockRegistryHandover(
+                    () -> IntegrationRegistry.redis(((LockStore.Redis) store).connectionFactory()), threads,
+                    this == REDIS_LOCK_REGISTRY);
         };
-    }
-
-    private static <T> T required(@Nullable T value) {
-        if (value == null) {
-            throw new IllegalArgumentException("a database implementation needs a database and its pool");
-        }
-        return value;
     }
 }

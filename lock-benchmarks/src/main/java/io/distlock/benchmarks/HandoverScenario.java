@@ -7,7 +7,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import com.zaxxer.hikari.HikariDataSource;
 import io.distlock.testsupport.TestDatabase;
 import org.jspecify.annotations.Nullable;
 
@@ -30,31 +29,29 @@ final class HandoverScenario {
      * @param plan how long and how many rounds
      * @param databases the reachable databases to measure on
      * @param anchor whether to measure Redisson, the anchor (Redis answers)
-     * @param redisStore whether to measure distlock's Redis store too, when it is on the class path
+     * @param redis whether to measure every implementation on Redis, not only the anchor
      * @param only keep only these implementation ids ({@code distlock} and {@code redisson} are always kept), or
      *     {@code null} for all
      * @return one figure per store and implementation
      * @throws InterruptedException when interrupted
      */
     static List<HandoverFigure> run(BenchmarkPlan plan, List<TestDatabase> databases, boolean anchor,
-            boolean redisStore, @Nullable List<String> only) throws InterruptedException {
+            boolean redis, @Nullable List<String> only) throws InterruptedException {
         List<Target> targets = new ArrayList<>();
-        Map<TestDatabase, HikariDataSource> pools = new LinkedHashMap<>();
+        List<LockStore> stores = new ArrayList<>();
         try {
             for (TestDatabase db : databases) {
-                HikariDataSource pool = BenchPool.open(db, "handover");
-                pools.put(db, pool);
-                BenchSchema.create(db, pool);
-                for (HandoverImplementation impl : HandoverImplementation.on(db.id())) {
-                    if (kept(impl, only)) {
-                        targets.add(new Target(db.id(), db, pool, impl));
-                    }
-                }
+                stores.add(LockStore.open(db.id(), "handover", List.of()));
             }
             if (anchor) {
-                for (HandoverImplementation impl : HandoverImplementation.on(RedisServer.ID)) {
-                    if (kept(impl, only) && (impl == HandoverImplementation.REDISSON || redisStore)) {
-                        targets.add(new Target(RedisServer.ID, null, null, impl));
+                stores.add(LockStore.open(RedisServer.ID, "handover", List.of()));
+            }
+            for (LockStore store : stores) {
+                for (HandoverImplementation impl : HandoverImplementation.on(store.id())) {
+                    boolean measured = !store.id().equals(RedisServer.ID) || redis
+                            || impl == HandoverImplementation.REDISSON;
+                    if (measured && kept(impl, only)) {
+                        targets.add(new Target(store, impl));
                     }
                 }
             }
@@ -64,19 +61,19 @@ final class HandoverScenario {
                 List<Target> order = new ArrayList<>(targets);
                 Collections.rotate(order, -(round % Math.max(1, order.size())));
                 for (Target target : order) {
-                    log("handover of " + target.impl.id() + " on " + target.db + " with " + HandoverRun.WAITERS
+                    log("handover of " + target.impl.id() + " on " + target.store.id() + " with " + HandoverRun.WAITERS
                             + " waiters" + (rounds > 1 ? ", round " + (round + 1) + " of " + rounds : ""));
                     results.computeIfAbsent(target, t -> new ArrayList<>()).add(runOnce(plan, target));
                 }
             }
             List<HandoverFigure> figures = new ArrayList<>();
             for (Target target : targets) {
-                figures.add(HandoverFigure.of(target.db, target.impl.id(), results.get(target)));
+                figures.add(HandoverFigure.of(target.store.id(), target.impl.id(), results.get(target)));
             }
             return figures;
         }
         finally {
-            pools.values().forEach(HikariDataSource::close);
+            stores.forEach(LockStore::close);
         }
     }
 
@@ -86,14 +83,12 @@ final class HandoverScenario {
     }
 
     private static HandoverRun.Result runOnce(BenchmarkPlan plan, Target target) throws InterruptedException {
-        if (target.database != null && target.pool != null) {
-            BenchSchema.reset(target.database, target.pool, List.of());
-        }
-        try (HandoverSubject subject = target.impl.open(target.database, target.pool, HandoverRun.WAITERS + 1)) {
+        target.store.reset();
+        try (HandoverSubject subject = target.impl.open(target.store, HandoverRun.WAITERS + 1)) {
             HandoverRun.Result result = HandoverRun.run(subject, RESOURCE, Duration.ofMillis(plan.handoverWarmupMillis()),
                     Duration.ofMillis(plan.handoverMillis()));
             if (result.timeouts() > 0) {
-                log("NOTICE: " + result.timeouts() + " wait(s) of " + target.impl.id() + " on " + target.db
+                log("NOTICE: " + result.timeouts() + " wait(s) of " + target.impl.id() + " on " + target.store.id()
                         + " ran out after " + HandoverRun.MAX_WAIT);
             }
             return result;
@@ -105,7 +100,6 @@ final class HandoverScenario {
     }
 
     /** One implementation on one store. */
-    private record Target(String db, @Nullable TestDatabase database, @Nullable HikariDataSource pool,
-            HandoverImplementation impl) {
+    private record Target(LockStore store, HandoverImplementation impl) {
     }
 }

@@ -2,10 +2,8 @@ package io.distlock.benchmarks;
 
 import java.util.concurrent.TimeUnit;
 
-import org.redisson.Redisson;
 import org.redisson.api.RLock;
 import org.redisson.api.RedissonClient;
-import org.redisson.config.Config;
 
 /**
  * Redisson in the handover scenario, the anchor: {@code RLock.tryLock(maxWait)} (the lease kept alive by Redisson's
@@ -14,19 +12,11 @@ import org.redisson.config.Config;
  */
 final class RedissonHandover implements HandoverSubject {
 
-    private final RedissonClient client;
-
     private final HandoverLock lock;
 
-    RedissonHandover() {
-        Config config = new Config();
-        // Few threads: the machine has two cores and the lock needs no more.
-        config.setThreads(2).setNettyThreads(4);
-        config.useSingleServer().setAddress(RedisServer.url()).setConnectionMinimumIdleSize(4)
-                .setConnectionPoolSize(8).setSubscriptionConnectionMinimumIdleSize(1);
-        this.client = Redisson.create(config);
+    RedissonHandover(RedissonClient client) {
         this.lock = (resource, maxWait) -> {
-            RLock rlock = client.getLock("distlock-bench:" + resource);
+            RLock rlock = client.getLock(RLockClient.name(resource));
             return rlock.tryLock(maxWait.toMillis(), TimeUnit.MILLISECONDS) ? rlock::unlock : null;
         };
     }
@@ -36,8 +26,8 @@ final class RedissonHandover implements HandoverSubject {
         return lock;
     }
 
+    /** Nothing to close: the client is the store's. */
     @Override
     public void close() {
-        client.shutdown(0, 2, TimeUnit.SECONDS);
     }
 }

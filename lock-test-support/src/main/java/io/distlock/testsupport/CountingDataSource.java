@@ -20,7 +20,8 @@ import org.springframework.jdbc.datasource.DelegatingDataSource;
  * Counts what goes through a data source, to prove how many round trips an operation costs: SQL statements executed
  * (a batch counts once), transaction ends ({@code commit}/{@code rollback}) and connection-state changes
  * ({@code setAutoCommit}, {@code setTransactionIsolation}, {@code setReadOnly}), which some drivers turn into round
- * trips of their own. Counting costs a proxy call per JDBC call: keep it away from timed runs.
+ * trips of their own; and errors, the statements and transaction ends that the database refused with an
+ * {@link SQLException} (each one an error the server logs, whether or not the caller handles it). Counting costs a proxy call per JDBC call: keep it away from timed runs.
  */
 public final class CountingDataSource extends DelegatingDataSource {
 
@@ -34,6 +35,8 @@ public final class CountingDataSource extends DelegatingDataSource {
     private final LongAdder transactionEnds = new LongAdder();
 
     private final LongAdder stateChanges = new LongAdder();
+
+    private final LongAdder errors = new LongAdder();
 
     /**
      * Wraps a data source.
@@ -59,11 +62,20 @@ public final class CountingDataSource extends DelegatingDataSource {
         return stateChanges.intValue();
     }
 
+    /**
+     * @return statements and transaction ends that threw an {@link SQLException} since creation or the last
+     *     {@link #reset()}
+     */
+    public int errors() {
+        return errors.intValue();
+    }
+
     /** Starts counting from zero. */
     public void reset() {
         statements.reset();
         transactionEnds.reset();
         stateChanges.reset();
+        errors.reset();
     }
 
     @Override
@@ -78,13 +90,14 @@ public final class CountingDataSource extends DelegatingDataSource {
 
     private Object onConnectionCall(Object target, Method method, Object[] args) throws Throwable {
         String name = method.getName();
-        if (name.equals("commit") || name.equals("rollback")) {
+        boolean transactionEnd = name.equals("commit") || name.equals("rollback");
+        if (transactionEnd) {
             transactionEnds.increment();
         }
         else if (STATE_CHANGES.contains(name)) {
             stateChanges.increment();
         }
-        Object result = invoke(target, method, args);
+        Object result = transactionEnd ? counted(target, method, args) : invoke(target, method, args);
         if (result instanceof CallableStatement statement) {
             return proxy(CallableStatement.class, statement, this::onStatementCall);
         }
@@ -100,8 +113,19 @@ public final class CountingDataSource extends DelegatingDataSource {
     private Object onStatementCall(Object target, Method method, Object[] args) throws Throwable {
         if (EXECUTIONS.contains(method.getName())) {
             statements.increment();
+            return counted(target, method, args);
         }
         return invoke(target, method, args);
+    }
+
+    private Object counted(Object target, Method method, Object[] args) throws Throwable {
+        try {
+            return invoke(target, method, args);
+        }
+        catch (SQLException ex) {
+            errors.increment();
+            throw ex;
+        }
     }
 
     private static Object invoke(Object target, Method method, Object[] args) throws Throwable {
