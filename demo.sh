@@ -5,21 +5,25 @@
 # replica is killed, and a late write refused by the fenced ledger after a replica is frozen past its lease. Ends
 # with one SUMMARY line per job and DEMO OK when every job claimed per slot ran each slot at most once. With
 # --db redis the locks, their fencing tokens and the scheduled slots are in the Redis server at 127.0.0.1:6379
-# (DEMO_REDIS_HOST, DEMO_REDIS_PORT), under a key prefix of the run's own, and the ledger in an H2 TCP server.
+# (DEMO_REDIS_HOST, DEMO_REDIS_PORT), under a key prefix of the run's own, and the ledger in an H2 TCP server. With
+# --aot the replicas run the ahead-of-time processed application (-Dspring.aot.enabled=true; not with --db redis,
+# whose beans differ from the ones processed at build time).
 #
-#   ./demo.sh [--replicas N] [--seconds S] [--db h2|postgresql|mariadb|redis]
+#   ./demo.sh [--replicas N] [--seconds S] [--db h2|postgresql|mariadb|redis] [--aot]
 set -euo pipefail
 cd "$(dirname "$0")"
 
 replicas=3
 seconds=60
 db=h2
+aot=false
 while [ $# -gt 0 ]; do
   case "$1" in
     --replicas) replicas="$2"; shift 2 ;;
     --seconds) seconds="$2"; shift 2 ;;
     --db) db="$2"; shift 2 ;;
-    -h|--help) sed -n '2,10p' "$0"; exit 0 ;;
+    --aot) aot=true; shift ;;
+    -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
     *) echo "unknown option: $1 (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -27,6 +31,9 @@ if [ "$replicas" -lt 2 ]; then echo "--replicas must be at least 2" >&2; exit 2;
 if [ "$seconds" -lt 30 ]; then echo "--seconds must be at least 30" >&2; exit 2; fi
 case "$db" in h2|postgresql|mariadb|redis) ;;
   *) echo "unknown database: $db (h2, postgresql, mariadb or redis)" >&2; exit 2 ;; esac
+if [ "$aot" = true ] && [ "$db" = redis ]; then
+  echo "--aot runs the beans processed at build time, for the JDBC store: it does not apply to --db redis" >&2; exit 2
+fi
 redis_host=${DEMO_REDIS_HOST:-127.0.0.1}
 redis_port=${DEMO_REDIS_PORT:-6379}
 if [ "$db" = redis ] && ! (exec 3<>"/dev/tcp/$redis_host/$redis_port") 2>/dev/null; then
@@ -35,13 +42,16 @@ if [ "$db" = redis ] && ! (exec 3<>"/dev/tcp/$redis_host/$redis_port") 2>/dev/nu
 fi
 
 jar=lock-sample-app/target/lock-sample-app-0.1.0-SNAPSHOT.jar
-# A jar built before the sample had the Redis store lacks lock-redis: build again.
+# A jar built before the sample had the Redis store (or its ahead-of-time classes) lacks them: build again.
 jar_lists() {
-  if command -v unzip >/dev/null; then unzip -l "$jar"; elif command -v jar >/dev/null; then jar tf "$jar"; else echo "BOOT-INF/lib/lock-redis-"; fi
+  if command -v unzip >/dev/null; then unzip -l "$jar"; elif command -v jar >/dev/null; then jar tf "$jar"; else echo "BOOT-INF/lib/lock-redis- __ApplicationContextInitializer"; fi
 }
-if [ ! -f "$jar" ] || ! jar_lists 2>/dev/null | grep -q 'BOOT-INF/lib/lock-redis-'; then
-  echo "Building the sample application..."
-  ./mvnw -B -q -pl lock-sample-app -am package -DskipTests
+if [ ! -f "$jar" ] || ! jar_lists 2>/dev/null | grep -q 'BOOT-INF/lib/lock-redis-' \
+    || ! jar_lists 2>/dev/null | grep -q '__ApplicationContextInitializer'; then
+  # Not quiet: on a cold Maven cache the first build downloads for minutes, and says so line by line.
+  echo "Building the sample application (./mvnw -pl lock-sample-app -am package -DskipTests)..."
+  ./mvnw -B -pl lock-sample-app -am package -DskipTests | grep -E '^\[INFO\] (Building |BUILD|Downloaded from)|ERROR' || true
+  [ -f "$jar" ] || { echo "DEMO FAILED the sample application did not build"; exit 1; }
 fi
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/distlock-demo.XXXXXX")
@@ -81,6 +91,7 @@ free_port() {
 }
 
 java_opts=(-Xmx256m -XX:TieredStopAtLevel=1 -XX:+UseSerialGC)
+if [ "$aot" = true ]; then java_opts+=(-Dspring.aot.enabled=true); fi
 # The sample's tables (sample_locks, its slot table and token sequence, sample_fencing_tokens, sample_ledger_entries)
 # are its own, so a server database shared with other users is safe; a run on a server drops them first, so that
 # every run starts from empty tables, as on H2. One demo per database at a time.
@@ -148,6 +159,7 @@ clocks=""
 for i in $(seq 1 "$replicas"); do clocks+="${clocks:+, }replica-$i $(offset_of "$i")"; done
 store="$db"
 [ "$db" = redis ] && store="redis at $redis_host:$redis_port (keys under $redis_prefix), ledger on h2"
+if [ "$aot" = true ]; then store="$store, ahead-of-time processed (spring.aot.enabled)"; fi
 echo "Starting $replicas replicas on $store; scheduler clock offsets: $clocks (output below; logs in $work)"
 tail -n +1 -f "$log" &
 tail_pid=$!

@@ -24,7 +24,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
- * Runs {@code ./demo.sh --replicas 3 --seconds 40}, on H2 and with {@code --db redis} on the local Redis server, and
+ * Runs {@code ./demo.sh --replicas 3 --seconds 40}, on H2, on H2 again ahead-of-time processed ({@code --aot}) and with
+ * {@code --db redis} on the local Redis server, and
  * checks what it shows: the jobs claimed per slot (ledger, report, per-slot) run each slot at most once although the
  * replicas' scheduler clocks are 3 s apart, while the same job guarded by the lock alone runs slots more than once; one
  * SUMMARY line per job whose figures agree with the lines printed; a takeover within one TTL plus one period after the
@@ -50,6 +51,14 @@ class DemoScriptIT {
     @Test
     void demoShowsOneExecutionPerSlotDespiteSkewATakeoverAndAFencedWrite() throws Exception {
         runAndCheck();
+    }
+
+    @Test
+    void theAheadOfTimeProcessedSampleShowsTheSame() throws Exception {
+        String all = runAndCheck("--aot");
+        assertThat(all).contains("ahead-of-time processed (spring.aot.enabled)");
+        assertThat(all.split("Starting AOT-processed SampleApplication", -1)).as("every replica ran AOT-processed")
+                .hasSize(4);
     }
 
     @Test
