@@ -1,13 +1,13 @@
 package io.distlock.spring.web;
 
 import java.time.Duration;
-import java.time.format.DateTimeParseException;
 
 import io.distlock.core.LockArguments;
 import io.distlock.core.LockRecord;
 import io.distlock.core.LockRepository;
 import io.distlock.core.LockResult;
 import io.distlock.core.RenewResult;
+import io.distlock.spring.aop.DurationText;
 import jakarta.servlet.http.HttpServletRequest;
 import org.jspecify.annotations.Nullable;
 
@@ -153,14 +153,14 @@ public class LockHttpController {
 
     private Duration validTtl(@Nullable String ttl) {
         if (ttl == null || ttl.isBlank()) {
-            throw new IllegalArgumentException("ttl is required, as an ISO-8601 duration such as PT30S");
+            throw new IllegalArgumentException("ttl is required: " + DurationText.FORMS);
         }
         Duration parsed;
         try {
-            parsed = Duration.parse(ttl.strip());
+            parsed = DurationText.parse(ttl);
         }
-        catch (DateTimeParseException ex) {
-            throw new IllegalArgumentException("ttl '" + ttl + "' is not an ISO-8601 duration such as PT30S");
+        catch (IllegalArgumentException ex) {
+            throw new IllegalArgumentException("ttl '" + ttl + "' " + ex.getMessage());
         }
         return LockArguments.requireTtl(parsed, maxTtl);
     }

@@ -189,10 +189,25 @@ abstract class LockHttpContractTests {
     }
 
     @Test
+    void aTtlTakesTheFormsOfTheAnnotationIsoOrANumberWithAUnit() throws Exception {
+        for (String ttl : List.of("5s", "PT5S", "5000ms")) {
+            String resource = resource();
+            HttpResponse<String> acquired = acquire(resource, owner(), ttl);
+            assertThat(acquired.statusCode()).as(ttl).isEqualTo(200);
+            JsonNode lock = body(acquired);
+            assertThat(Duration.between(Instant.parse(lock.get("acquiredAt").asString()),
+                    Instant.parse(lock.get("expiresAt").asString()))).as(ttl).isEqualTo(Duration.ofSeconds(5));
+        }
+    }
+
+    @Test
     void badInputAnswers400AndChangesNothing() throws Exception {
         String resource = resource();
         String owner = owner();
-        assertProblem(acquire(resource, owner, "soon"), 400, "'soon' is not an ISO-8601 duration");
+        assertProblem(acquire(resource, owner, "soon"), 400, "ttl 'soon' is not a duration: use ISO-8601 such as PT30S, "
+                + "or a number with a unit such as 30s or 500ms");
+        assertProblem(acquire(resource, owner, "30"), 400, "ttl '30' has no unit: a number alone is not read as "
+                + "milliseconds");
         assertProblem(acquire(resource, owner, "PT0S"), 400, "ttl must be at least");
         assertProblem(acquire(resource, owner, "-PT5S"), 400, "ttl must be at least");
         assertProblem(acquire(resource, owner, "PT2H"), 400, "ttl must be at most PT1H");
