@@ -102,7 +102,8 @@ public final class JdbcLockRepository implements LockRepository {
         this.maxTtl = builder.maxTtl;
         this.statementTimeout = builder.statementTimeout;
         this.executor = new StatementExecutor(builder.dataSource, table, builder.clock, dialect, statementTimeout);
-        this.statements = new LockStatements(dialect, table, builder.timeSource, executor::bound);
+        this.statements = new LockStatements(dialect, table, builder.timeSource, executor::bound,
+                builder.durableRelease);
         this.renewals = new RenewalConnection(executor);
         this.slots = new JdbcSlotStore(executor, dialect, table, builder.timeSource);
     }
@@ -261,6 +262,13 @@ public final class JdbcLockRepository implements LockRepository {
         renewals.reserve(reserve);
     }
 
+    /**
+     * {@inheritDoc}
+     *
+     * <p>On PostgreSQL the release commits without waiting for the WAL flush, unless the repository was built with
+     * {@link Builder#durableRelease durableRelease(true)}: a release lost in a crash of the database leaves the lock
+     * held by this owner until its TTL.
+     */
     @Override
     public LockResult release(String resource, String owner, Duration minHold) {
         LockArguments.requireResource(resource);
@@ -369,6 +377,8 @@ public final class JdbcLockRepository implements LockRepository {
 
         private Duration statementTimeout = DEFAULT_STATEMENT_TIMEOUT;
 
+        private boolean durableRelease;
+
         private Builder(DataSource dataSource) {
             this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
         }
@@ -442,6 +452,22 @@ public final class JdbcLockRepository implements LockRepository {
         public Builder statementTimeout(Duration statementTimeout) {
             this.statementTimeout = LockArguments.requireWholeMillis("statementTimeout", LockArguments.requireDuration(
                     "statementTimeout", statementTimeout, MIN_STATEMENT_TIMEOUT, MAX_STATEMENT_TIMEOUT));
+            return this;
+        }
+
+        /**
+         * Sets whether each release waits until its commit is durable; default {@code false}. On PostgreSQL a
+         * release's transaction commits with {@code synchronous_commit} off by default, so that giving a lock back
+         * does not wait for the WAL flush: a release lost in a crash of the database leaves the lock held by its old
+         * owner until its TTL, never to another owner, and the next synchronous commit (any acquire) flushes it.
+         * Acquisitions and renewals are always durable. Other databases have no such choice per statement, so
+         * their releases are as durable as the database's own settings make every commit.
+         *
+         * @param durableRelease {@code true} to make releases wait for the flush like every other statement
+         * @return this builder
+         */
+        public Builder durableRelease(boolean durableRelease) {
+            this.durableRelease = durableRelease;
             return this;
         }
 

@@ -145,6 +145,19 @@ public interface LockDialect {
     String updateReturningRows(String update);
 
     /**
+     * A condition that, added to the {@code WHERE} of a statement run alone in autocommit, lets that statement's
+     * transaction commit without waiting for its commit record to reach durable storage, and is true whenever it is
+     * evaluated. Only the release uses it, unless the repository is built with {@code durableRelease(true)}: a
+     * release lost in a crash of the database leaves the lock held by its owner until its TTL, and any durable commit
+     * after it, such as the next owner's acquire, makes it durable too.
+     *
+     * @return the condition; {@code null} (the default) when the database cannot choose so for one transaction
+     */
+    default @Nullable String commitWithoutFlushCondition() {
+        return null;
+    }
+
+    /**
      * Most leases renewed in one statement.
      *
      * @return the batch size
