@@ -1,5 +1,6 @@
 package io.distlock.core.jdbc;
 
+import java.sql.Array;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Clock;
@@ -231,6 +232,12 @@ public final class JdbcLockRepository implements LockRepository {
         int batch = dialect.maxRenewBatch();
         for (int from = 0; from < keys.size(); from += batch) {
             List<LeaseKey> chunk = keys.subList(from, Math.min(keys.size(), from + batch));
+            if (statements.renewAllByArrays != null) {
+                for (LockRecord record : renewByArrays(statements.renewAllByArrays, ttlMillis, chunk)) {
+                    renewed.put(record.key(), record);
+                }
+                continue;
+            }
             TimedStatement statement = statements.renewAll(chunk.size());
             Object[] args = LockStatements.renewAllArguments(ttlMillis, chunk);
             List<LockRecord> records = renewals.run(RENEW, statement, connection -> {
@@ -246,6 +253,23 @@ public final class JdbcLockRepository implements LockRepository {
             }
         }
         return renewed;
+    }
+
+    private List<LockRecord> renewByArrays(TimedStatement statement, long ttlMillis, List<LeaseKey> chunk) {
+        String[] resources = chunk.stream().map(LeaseKey::resource).toArray(String[]::new);
+        String[] owners = chunk.stream().map(LeaseKey::owner).toArray(String[]::new);
+        return renewals.run(RENEW, statement, connection -> {
+            Array resourceArray = connection.createArrayOf("text", resources);
+            Array ownerArray = connection.createArrayOf("text", owners);
+            try {
+                return executor.queryAll(connection, statement, statements::record, ttlMillis, resourceArray,
+                        ownerArray);
+            }
+            finally {
+                resourceArray.free();
+                ownerArray.free();
+            }
+        });
     }
 
     /**

@@ -46,6 +46,10 @@ final class LockStatements {
      *  resource, owner. Commits without waiting for its flush where the dialect can, unless durable. */
     final TimedStatement release;
 
+    /** Renews every lease of a batch, bound as two arrays; parameters TTL ms, resources, owners. Where the
+     *  dialect has it. */
+    final @Nullable TimedStatement renewAllByArrays;
+
     /** The live lock of a resource. */
     final TimedStatement find;
 
@@ -84,6 +88,8 @@ final class LockStatements {
                 UPDATE %s SET expires_at = GREATEST(%s, %s)
                 WHERE resource = ? AND owner = ? AND expires_at > %s"""
                 .formatted(table, NOW, dialect.plusMillis("acquired_at", "?"), NOW) + unflushed(durableRelease));
+        String byArrays = dialect.renewAllByArrays(table.value());
+        this.renewAllByArrays = byArrays != null ? compile(byArrays) : null;
         this.find = compile("SELECT %s FROM %s WHERE resource = ? AND expires_at > %s".formatted(COLUMNS, table, NOW));
         this.findOwned = compile("SELECT %s FROM %s WHERE resource = ? AND owner = ?".formatted(COLUMNS, table));
         this.findAll = compile("SELECT %s FROM %s WHERE expires_at > %s ORDER BY resource"

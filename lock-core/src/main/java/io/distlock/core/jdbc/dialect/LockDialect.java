@@ -158,6 +158,20 @@ public interface LockDialect {
     }
 
     /**
+     * The batch renewal with the leases' resources and owners bound as two arrays of {@code text}
+     * ({@link java.sql.Connection#createArrayOf}), for a database that parses and plans one pair of parameters per
+     * lease markedly slower. The same decision as the renewal of each lease on its own: a lease is extended only when
+     * it is live and its owner's. Parameters: TTL in milliseconds, the resources, the owners (same length, lease by
+     * lease; no lease twice). Returns the renewed rows' {@link #COLUMNS}.
+     *
+     * @param table the lock table's name
+     * @return the statement text; {@code null} (the default) to bind a pair of parameters per lease
+     */
+    default @Nullable String renewAllByArrays(String table) {
+        return null;
+    }
+
+    /**
      * Most leases renewed in one statement.
      *
      * @return the batch size
