@@ -90,6 +90,8 @@ public final class JdbcLockRepository implements LockRepository {
 
     private final Duration statementTimeout;
 
+    private final boolean durableRelease;
+
     private final StatementExecutor executor;
 
     private final LockStatements statements;
@@ -102,6 +104,7 @@ public final class JdbcLockRepository implements LockRepository {
         this.table = builder.table;
         this.maxTtl = builder.maxTtl;
         this.statementTimeout = builder.statementTimeout;
+        this.durableRelease = builder.durableRelease;
         this.executor = new StatementExecutor(builder.dataSource, table, builder.clock, dialect, statementTimeout);
         this.statements = new LockStatements(dialect, table, builder.timeSource, executor::bound,
                 builder.durableRelease);
@@ -144,6 +147,15 @@ public final class JdbcLockRepository implements LockRepository {
      */
     public Duration statementTimeout() {
         return statementTimeout;
+    }
+
+    /**
+     * Whether each release waits until its commit is durable ({@link Builder#durableRelease}).
+     *
+     * @return {@code false} when a release on PostgreSQL commits without waiting for the WAL flush
+     */
+    public boolean durableRelease() {
+        return durableRelease;
     }
 
     /**
