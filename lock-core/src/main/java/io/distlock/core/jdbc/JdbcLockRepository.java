@@ -1,5 +1,6 @@
 package io.distlock.core.jdbc;
 
+import java.sql.Array;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Clock;
@@ -89,6 +90,8 @@ public final class JdbcLockRepository implements LockRepository {
 
     private final Duration statementTimeout;
 
+    private final boolean durableRelease;
+
     private final StatementExecutor executor;
 
     private final LockStatements statements;
@@ -101,8 +104,10 @@ public final class JdbcLockRepository implements LockRepository {
         this.table = builder.table;
         this.maxTtl = builder.maxTtl;
         this.statementTimeout = builder.statementTimeout;
+        this.durableRelease = builder.durableRelease;
         this.executor = new StatementExecutor(builder.dataSource, table, builder.clock, dialect, statementTimeout);
-        this.statements = new LockStatements(dialect, table, builder.timeSource, executor::bound);
+        this.statements = new LockStatements(dialect, table, builder.timeSource, executor::bound,
+                builder.durableRelease);
         this.renewals = new RenewalConnection(executor);
         this.slots = new JdbcSlotStore(executor, dialect, table, builder.timeSource);
     }
@@ -142,6 +147,15 @@ public final class JdbcLockRepository implements LockRepository {
      */
     public Duration statementTimeout() {
         return statementTimeout;
+    }
+
+    /**
+     * Whether each release waits until its commit is durable ({@link Builder#durableRelease}).
+     *
+     * @return {@code false} when a release on PostgreSQL commits without waiting for the WAL flush
+     */
+    public boolean durableRelease() {
+        return durableRelease;
     }
 
     /**
@@ -230,6 +244,12 @@ public final class JdbcLockRepository implements LockRepository {
         int batch = dialect.maxRenewBatch();
         for (int from = 0; from < keys.size(); from += batch) {
             List<LeaseKey> chunk = keys.subList(from, Math.min(keys.size(), from + batch));
+            if (statements.renewAllByArrays != null) {
+                for (LockRecord record : renewByArrays(statements.renewAllByArrays, ttlMillis, chunk)) {
+                    renewed.put(record.key(), record);
+                }
+                continue;
+            }
             TimedStatement statement = statements.renewAll(chunk.size());
             Object[] args = LockStatements.renewAllArguments(ttlMillis, chunk);
             List<LockRecord> records = renewals.run(RENEW, statement, connection -> {
@@ -247,6 +267,23 @@ public final class JdbcLockRepository implements LockRepository {
         return renewed;
     }
 
+    private List<LockRecord> renewByArrays(TimedStatement statement, long ttlMillis, List<LeaseKey> chunk) {
+        String[] resources = chunk.stream().map(LeaseKey::resource).toArray(String[]::new);
+        String[] owners = chunk.stream().map(LeaseKey::owner).toArray(String[]::new);
+        return renewals.run(RENEW, statement, connection -> {
+            Array resourceArray = connection.createArrayOf("text", resources);
+            Array ownerArray = connection.createArrayOf("text", owners);
+            try {
+                return executor.queryAll(connection, statement, statements::record, ttlMillis, resourceArray,
+                        ownerArray);
+            }
+            finally {
+                resourceArray.free();
+                ownerArray.free();
+            }
+        });
+    }
+
     /**
      * {@inheritDoc}
      *
@@ -261,6 +298,13 @@ public final class JdbcLockRepository implements LockRepository {
         renewals.reserve(reserve);
     }
 
+    /**
+     * {@inheritDoc}
+     *
+     * <p>On PostgreSQL the release commits without waiting for the WAL flush, unless the repository was built with
+     * {@link Builder#durableRelease durableRelease(true)}: a release lost in a crash of the database leaves the lock
+     * held by this owner until its TTL.
+     */
     @Override
     public LockResult release(String resource, String owner, Duration minHold) {
         LockArguments.requireResource(resource);
@@ -369,6 +413,8 @@ public final class JdbcLockRepository implements LockRepository {
 
         private Duration statementTimeout = DEFAULT_STATEMENT_TIMEOUT;
 
+        private boolean durableRelease;
+
         private Builder(DataSource dataSource) {
             this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
         }
@@ -442,6 +488,22 @@ public final class JdbcLockRepository implements LockRepository {
         public Builder statementTimeout(Duration statementTimeout) {
             this.statementTimeout = LockArguments.requireWholeMillis("statementTimeout", LockArguments.requireDuration(
                     "statementTimeout", statementTimeout, MIN_STATEMENT_TIMEOUT, MAX_STATEMENT_TIMEOUT));
+            return this;
+        }
+
+        /**
+         * Sets whether each release waits until its commit is durable; default {@code false}. On PostgreSQL a
+         * release's transaction commits with {@code synchronous_commit} off by default, so that giving a lock back
+         * does not wait for the WAL flush: a release lost in a crash of the database leaves the lock held by its old
+         * owner until its TTL, never to another owner, and the next synchronous commit (any acquire) flushes it.
+         * Acquisitions and renewals are always durable. Other databases have no such choice per statement, so
+         * their releases are as durable as the database's own settings make every commit.
+         *
+         * @param durableRelease {@code true} to make releases wait for the flush like every other statement
+         * @return this builder
+         */
+        public Builder durableRelease(boolean durableRelease) {
+            this.durableRelease = durableRelease;
             return this;
         }
 

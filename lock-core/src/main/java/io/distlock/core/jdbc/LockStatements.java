@@ -11,6 +11,7 @@ import io.distlock.core.LeaseKey;
 import io.distlock.core.LockRecord;
 import io.distlock.core.TimeSource;
 import io.distlock.core.jdbc.dialect.LockDialect;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Every statement of the lock table, written once per repository for its table, dialect and time source. Each
@@ -42,8 +43,12 @@ final class LockStatements {
     final boolean renewReturnsRow;
 
     /** Expires a live owned lease at the later of now and acquisition plus minimum hold; parameters hold ms,
-     *  resource, owner. */
+     *  resource, owner. Commits without waiting for its flush where the dialect can, unless durable. */
     final TimedStatement release;
+
+    /** Renews every lease of a batch, bound as two arrays; parameters TTL ms, resources, owners. Where the
+     *  dialect has it. */
+    final @Nullable TimedStatement renewAllByArrays;
 
     /** The live lock of a resource. */
     final TimedStatement find;
@@ -67,7 +72,8 @@ final class LockStatements {
 
     private final Map<Integer, TimedStatement> findAllOwnedBySize = new ConcurrentHashMap<>();
 
-    LockStatements(LockDialect dialect, LockTableName table, TimeSource timeSource, UnaryOperator<String> bound) {
+    LockStatements(LockDialect dialect, LockTableName table, TimeSource timeSource, UnaryOperator<String> bound,
+            boolean durableRelease) {
         this.dialect = dialect;
         this.table = table;
         this.timeSource = timeSource;
@@ -81,7 +87,9 @@ final class LockStatements {
         this.release = compile("""
                 UPDATE %s SET expires_at = GREATEST(%s, %s)
                 WHERE resource = ? AND owner = ? AND expires_at > %s"""
-                .formatted(table, NOW, dialect.plusMillis("acquired_at", "?"), NOW));
+                .formatted(table, NOW, dialect.plusMillis("acquired_at", "?"), NOW) + unflushed(durableRelease));
+        String byArrays = dialect.renewAllByArrays(table.value());
+        this.renewAllByArrays = byArrays != null ? compile(byArrays) : null;
         this.find = compile("SELECT %s FROM %s WHERE resource = ? AND expires_at > %s".formatted(COLUMNS, table, NOW));
         this.findOwned = compile("SELECT %s FROM %s WHERE resource = ? AND owner = ?".formatted(COLUMNS, table));
         this.findAll = compile("SELECT %s FROM %s WHERE expires_at > %s ORDER BY resource"
@@ -143,6 +151,15 @@ final class LockStatements {
         return findAllOwnedBySize.computeIfAbsent(size, n -> compile(
                 "SELECT %s FROM %s WHERE %s AND expires_at > %s"
                         .formatted(COLUMNS, table, keyCondition(n), NOW)));
+    }
+
+    /**
+     * The release's commit may skip the wait for its flush where the dialect can say so: losing it in a crash leaves
+     * the lock held by its owner until its TTL, as a holder that died before releasing does.
+     */
+    private String unflushed(boolean durableRelease) {
+        @Nullable String condition = durableRelease ? null : dialect.commitWithoutFlushCondition();
+        return condition != null ? " AND " + condition : "";
     }
 
     private TimedStatement compile(String template) {

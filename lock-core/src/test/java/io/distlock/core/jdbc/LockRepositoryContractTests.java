@@ -293,6 +293,29 @@ abstract class LockRepositoryContractTests {
     }
 
     @Test
+    void renewAllPairsEachResourceWithItsOwnOwnerWhateverCharactersTheyHold() {
+        String owner = owner();
+        List<String> resources = List.of("job:a,b", "job:\"quoted\"", "job:{braces}", "job:back\\slash", "NULL",
+                " job: spaced ", "job:ünïcødé-" + UUID.randomUUID());
+        List<LeaseKey> keys = new ArrayList<>();
+        for (String name : resources) {
+            String resource = name + ":" + UUID.randomUUID();
+            repository.acquire(resource, owner, Duration.ofSeconds(10)).orElseThrow();
+            keys.add(new LeaseKey(resource, owner));
+        }
+        assertThat(repository.renewAll(keys, LONG)).containsOnlyKeys(keys);
+        String first = resource();
+        String second = resource();
+        String firstOwner = owner();
+        String secondOwner = owner();
+        repository.acquire(first, firstOwner, Duration.ofSeconds(10)).orElseThrow();
+        repository.acquire(second, secondOwner, Duration.ofSeconds(10)).orElseThrow();
+        assertThat(repository.renewAll(List.of(new LeaseKey(first, secondOwner), new LeaseKey(second, firstOwner)),
+                LONG)).as("crossed pairs renew nothing").isEmpty();
+        assertThat(repository.find(first).orElseThrow().expiresAt()).isBefore(Instant.now().plusSeconds(20));
+    }
+
+    @Test
     void renewAllHandlesMoreLeasesThanOneBatch() {
         String owner = owner();
         int count = database().dialect().maxRenewBatch() + 7;

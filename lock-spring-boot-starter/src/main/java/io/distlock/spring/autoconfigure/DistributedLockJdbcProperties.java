@@ -6,8 +6,8 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.jdbc.init.DatabaseInitializationProperties;
 
 /**
- * The lock table on JDBC, under {@code distributed-lock.jdbc}: how long each lock statement may run, and the table's
- * initialisation. By default the table and its token sequence are created on embedded databases only, from the
+ * The lock table on JDBC, under {@code distributed-lock.jdbc}: how long each lock statement may run, whether releases
+ * wait until they are durable, and the table's initialisation. By default the table and its token sequence are created on embedded databases only, from the
  * script lock-core ships for the database.
  */
 @ConfigurationProperties("distributed-lock.jdbc")
@@ -22,12 +22,27 @@ public class DistributedLockJdbcProperties extends DatabaseInitializationPropert
      */
     private Duration statementTimeout = Duration.ofSeconds(5);
 
+    /**
+     * Whether each release waits until its commit is durable. By default a release on PostgreSQL commits without
+     * waiting for the WAL flush: one lost in a crash of the database leaves the lock held by its old owner until its
+     * TTL. Acquisitions and renewals are always durable.
+     */
+    private boolean durableRelease;
+
     public Duration getStatementTimeout() {
         return statementTimeout;
     }
 
     public void setStatementTimeout(Duration statementTimeout) {
         this.statementTimeout = statementTimeout;
+    }
+
+    public boolean isDurableRelease() {
+        return durableRelease;
+    }
+
+    public void setDurableRelease(boolean durableRelease) {
+        this.durableRelease = durableRelease;
     }
 
     @Override

@@ -264,6 +264,13 @@ class DistributedLockAutoConfigurationTests {
     }
 
     @Test
+    void durableReleaseIsOffByDefaultAndTurnedOnByItsProperty() {
+        runner.run(context -> assertThat(context.getBean(JdbcLockRepository.class).durableRelease()).isFalse());
+        runner.withPropertyValues("distributed-lock.jdbc.durable-release=true")
+            .run(context -> assertThat(context.getBean(JdbcLockRepository.class).durableRelease()).isTrue());
+    }
+
+    @Test
     void initialisesTheSchemaOnAnEmbeddedDatabase() {
         runner.run(context -> {
             assertThat(context).hasNotFailed();

@@ -145,6 +145,33 @@ public interface LockDialect {
     String updateReturningRows(String update);
 
     /**
+     * A condition that, added to the {@code WHERE} of a statement run alone in autocommit, lets that statement's
+     * transaction commit without waiting for its commit record to reach durable storage, and is true whenever it is
+     * evaluated. Only the release uses it, unless the repository is built with {@code durableRelease(true)}: a
+     * release lost in a crash of the database leaves the lock held by its owner until its TTL, and any durable commit
+     * after it, such as the next owner's acquire, makes it durable too.
+     *
+     * @return the condition; {@code null} (the default) when the database cannot choose so for one transaction
+     */
+    default @Nullable String commitWithoutFlushCondition() {
+        return null;
+    }
+
+    /**
+     * The batch renewal with the leases' resources and owners bound as two arrays of {@code text}
+     * ({@link java.sql.Connection#createArrayOf}), for a database that parses and plans one pair of parameters per
+     * lease markedly slower. The same decision as the renewal of each lease on its own: a lease is extended only when
+     * it is live and its owner's. Parameters: TTL in milliseconds, the resources, the owners (same length, lease by
+     * lease; no lease twice). Returns the renewed rows' {@link #COLUMNS}.
+     *
+     * @param table the lock table's name
+     * @return the statement text; {@code null} (the default) to bind a pair of parameters per lease
+     */
+    default @Nullable String renewAllByArrays(String table) {
+        return null;
+    }
+
+    /**
      * Most leases renewed in one statement.
      *
      * @return the batch size
