@@ -5,13 +5,26 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Wakes the threads of one manager that wait for a lock when the manager's own lease on it is released, so that a
- * waiter in the same process takes the lock at once instead of at its next poll. Waiters on other processes keep
- * polling with backoff.
+ * Wakes the threads of one manager that wait for a lock when the lock is released, so that a waiter takes it at once
+ * instead of at its next poll: when the manager's own lease on it is released, and when the store's
+ * {@link ReleaseFeed} tells of a release elsewhere (PostgreSQL's notifications). The feed is told which resources
+ * have waiters: the first waiter of a resource starts watching it, the last one stops. Waiters keep polling with
+ * backoff whatever wakes them, so a release nobody tells of is found at the next poll.
  */
-final class ReleaseSignals {
+final class ReleaseSignals implements AutoCloseable {
 
     private final Map<String, Signal> signals = new ConcurrentHashMap<>();
+
+    private final ReleaseFeed feed;
+
+    /**
+     * Creates the signals of one manager, with the store's feed of releases.
+     *
+     * @param repository the store
+     */
+    ReleaseSignals(LockRepository repository) {
+        this.feed = repository.openReleaseFeed(this::released);
+    }
 
     /**
      * Starts waiting for releases of a resource; close the returned waiter when done.
@@ -21,7 +34,11 @@ final class ReleaseSignals {
      */
     Waiter waitFor(String resource) {
         Signal signal = signals.compute(resource, (key, existing) -> {
-            Signal s = existing != null ? existing : new Signal();
+            Signal s = existing;
+            if (s == null) {
+                s = new Signal();
+                feed.watch(key);
+            }
             s.waiters++;
             return s;
         });
@@ -29,7 +46,7 @@ final class ReleaseSignals {
     }
 
     /**
-     * Tells the waiters of a resource that the lock was released here.
+     * Tells the waiters of a resource that the lock was released, here or elsewhere.
      *
      * @param resource the resource
      */
@@ -94,7 +111,21 @@ final class ReleaseSignals {
 
         @Override
         public void close() {
-            signals.computeIfPresent(resource, (key, s) -> --s.waiters == 0 ? null : s);
+            signals.computeIfPresent(resource, (key, s) -> {
+                if (--s.waiters > 0) {
+                    return s;
+                }
+                feed.unwatch(key);
+                return null;
+            });
         }
+    }
+
+    /**
+     * Closes the feed: waiters from then on only poll.
+     */
+    @Override
+    public void close() {
+        feed.close();
     }
 }

@@ -11,6 +11,7 @@ import io.distlock.core.LeaseKey;
 import io.distlock.core.LockRecord;
 import io.distlock.core.TimeSource;
 import io.distlock.core.jdbc.dialect.LockDialect;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Every statement of the lock table, written once per repository for its table, dialect and time source. Each
@@ -42,8 +43,11 @@ final class LockStatements {
     final boolean renewReturnsRow;
 
     /** Expires a live owned lease at the later of now and acquisition plus minimum hold; parameters hold ms,
-     *  resource, owner. */
+     *  resource, owner. A query when {@link #releaseNotifies}. */
     final TimedStatement release;
+
+    /** Whether {@link #release} also notifies the channel when it frees the lock, and returns a row per release. */
+    final boolean releaseNotifies;
 
     /** The live lock of a resource. */
     final TimedStatement find;
@@ -67,7 +71,8 @@ final class LockStatements {
 
     private final Map<Integer, TimedStatement> findAllOwnedBySize = new ConcurrentHashMap<>();
 
-    LockStatements(LockDialect dialect, LockTableName table, TimeSource timeSource, UnaryOperator<String> bound) {
+    LockStatements(LockDialect dialect, LockTableName table, TimeSource timeSource, UnaryOperator<String> bound,
+            @Nullable String channel) {
         this.dialect = dialect;
         this.table = table;
         this.timeSource = timeSource;
@@ -78,10 +83,13 @@ final class LockStatements {
         String renewQuery = dialect.updateReturningRows(renewUpdate);
         this.renewReturnsRow = renewQuery != null;
         this.renew = compile(renewQuery != null ? renewQuery : renewUpdate);
-        this.release = compile("""
+        String release = """
                 UPDATE %s SET expires_at = GREATEST(%s, %s)
                 WHERE resource = ? AND owner = ? AND expires_at > %s"""
-                .formatted(table, NOW, dialect.plusMillis("acquired_at", "?"), NOW));
+                .formatted(table, NOW, dialect.plusMillis("acquired_at", "?"), NOW);
+        String notifying = channel != null ? dialect.notifyingRelease(release, channel) : null;
+        this.releaseNotifies = notifying != null;
+        this.release = compile(notifying != null ? notifying : release);
         this.find = compile("SELECT %s FROM %s WHERE resource = ? AND expires_at > %s".formatted(COLUMNS, table, NOW));
         this.findOwned = compile("SELECT %s FROM %s WHERE resource = ? AND owner = ?".formatted(COLUMNS, table));
         this.findAll = compile("SELECT %s FROM %s WHERE expires_at > %s ORDER BY resource"

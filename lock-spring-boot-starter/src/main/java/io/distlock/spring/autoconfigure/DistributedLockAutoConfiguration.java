@@ -219,10 +219,12 @@ public final class DistributedLockAutoConfiguration {
 
     private static JdbcLockRepository jdbcLockRepository(DataSource dataSource, DistributedLockProperties properties,
             @Nullable LockDialect dialect, ObjectProvider<DistributedLockJdbcProperties> jdbcProperties) {
+        DistributedLockJdbcProperties jdbc = jdbcProperties.getIfAvailable(DistributedLockJdbcProperties::new);
         return JdbcLockRepository.builder(dataSource)
             .tableName(properties.getTableName())
             .dialect(dialect)
-            .statementTimeout(jdbcProperties.getIfAvailable(DistributedLockJdbcProperties::new).getStatementTimeout())
+            .statementTimeout(jdbc.getStatementTimeout())
+            .notifyWaiters(jdbc.isNotifyWaiters())
             .timeSource(properties.getTimeSource())
             .maxTtl(LockArguments.requireDuration("distributed-lock.max-ttl", properties.getMaxTtl(),
                     LockArguments.MIN_TTL, LockRequest.MAX_DURATION))

@@ -6,8 +6,8 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.jdbc.init.DatabaseInitializationProperties;
 
 /**
- * The lock table on JDBC, under {@code distributed-lock.jdbc}: how long each lock statement may run, and the table's
- * initialisation. By default the table and its token sequence are created on embedded databases only, from the
+ * The lock table on JDBC, under {@code distributed-lock.jdbc}: how long each lock statement may run, whether releases
+ * notify the waiters of other processes (PostgreSQL), and the table's initialisation. By default the table and its token sequence are created on embedded databases only, from the
  * script lock-core ships for the database.
  */
 @ConfigurationProperties("distributed-lock.jdbc")
@@ -22,12 +22,27 @@ public class DistributedLockJdbcProperties extends DatabaseInitializationPropert
      */
     private Duration statementTimeout = Duration.ofSeconds(5);
 
+    /**
+     * Whether, on PostgreSQL, a release that frees a lock notifies waiters in other processes (LISTEN/NOTIFY), so
+     * that they take it at once instead of at their next poll. Each lock manager then listens on one connection of
+     * the pool while its threads wait. Latency only; ignored on other databases.
+     */
+    private boolean notifyWaiters = true;
+
     public Duration getStatementTimeout() {
         return statementTimeout;
     }
 
     public void setStatementTimeout(Duration statementTimeout) {
         this.statementTimeout = statementTimeout;
+    }
+
+    public boolean isNotifyWaiters() {
+        return notifyWaiters;
+    }
+
+    public void setNotifyWaiters(boolean notifyWaiters) {
+        this.notifyWaiters = notifyWaiters;
     }
 
     @Override
