@@ -13,9 +13,17 @@ import java.util.concurrent.TimeUnit;
  */
 final class ReleaseSignals implements AutoCloseable {
 
+    /**
+     * How long after a release of its own the manager takes the feed's next word on that resource for the echo of
+     * that release, which woke its waiters already.
+     */
+    private static final long ECHO_WINDOW_NANOS = TimeUnit.MILLISECONDS.toNanos(250);
+
     private final Map<String, Signal> signals = new ConcurrentHashMap<>();
 
     private final ReleaseFeed feed;
+
+    private final long echoWindowNanos;
 
     /**
      * Creates the signals of one manager, with the store's feed of releases.
@@ -23,7 +31,18 @@ final class ReleaseSignals implements AutoCloseable {
      * @param repository the store
      */
     ReleaseSignals(LockRepository repository) {
-        this.feed = repository.openReleaseFeed(this::released);
+        this(repository, ECHO_WINDOW_NANOS);
+    }
+
+    /**
+     * Creates the signals of one manager, with the store's feed of releases and an echo window of its own.
+     *
+     * @param repository the store
+     * @param echoWindowNanos how long after a release of its own the feed's next word is taken for its echo
+     */
+    ReleaseSignals(LockRepository repository, long echoWindowNanos) {
+        this.echoWindowNanos = echoWindowNanos;
+        this.feed = repository.openReleaseFeed(this::heard);
     }
 
     /**
@@ -46,7 +65,7 @@ final class ReleaseSignals implements AutoCloseable {
     }
 
     /**
-     * Tells the waiters of a resource that the lock was released, here or elsewhere.
+     * Tells the waiters of a resource that this manager released the lock.
      *
      * @param resource the resource
      */
@@ -54,16 +73,50 @@ final class ReleaseSignals implements AutoCloseable {
         Signal signal = signals.get(resource);
         if (signal != null) {
             synchronized (signal) {
-                signal.generation++;
-                signal.notifyAll();
+                signal.echoBefore = System.nanoTime() + echoWindowNanos;
+                signal.echoDue = true;
+                wake(signal);
             }
         }
+    }
+
+    /**
+     * Tells the waiters of a resource that the feed heard of a release, unless it is the echo of this manager's own
+     * release, which woke them already: notifications come in commit order, so the first one after a release of its
+     * own is that release's, when it notified at all. A release of its own that notified nothing (a minimum hold
+     * still ahead, a lease already lost, the listener down) can make the manager take a release elsewhere within the
+     * echo window for its echo; its waiters then find that release at their next poll.
+     *
+     * @param resource the resource
+     */
+    void heard(String resource) {
+        Signal signal = signals.get(resource);
+        if (signal != null) {
+            synchronized (signal) {
+                boolean echo = signal.echoDue && System.nanoTime() - signal.echoBefore < 0;
+                signal.echoDue = false;
+                if (!echo) {
+                    wake(signal);
+                }
+            }
+        }
+    }
+
+    private static void wake(Signal signal) {
+        signal.generation++;
+        signal.notifyAll();
     }
 
     /** One resource's release count and waiters. */
     private static final class Signal {
 
         long generation;
+
+        /** Whether the feed's next word is likely the echo of this manager's release. */
+        boolean echoDue;
+
+        /** Until when, by {@link System#nanoTime()}, that echo is expected. */
+        long echoBefore;
 
         int waiters;
     }
@@ -97,15 +150,17 @@ final class ReleaseSignals implements AutoCloseable {
         /**
          * Waits until a release since the last {@link #mark()}, or the timeout.
          *
-         * @param nanos how long to wait at most
+         * @param nanos how long to wait at most; 0 only tells
+         * @return whether a release was told since the last mark
          * @throws InterruptedException when interrupted
          */
-        void await(long nanos) throws InterruptedException {
+        boolean await(long nanos) throws InterruptedException {
             long deadline = System.nanoTime() + nanos;
             synchronized (signal) {
                 for (long left = nanos; signal.generation == seen && left > 0; left = deadline - System.nanoTime()) {
                     TimeUnit.NANOSECONDS.timedWait(signal, left);
                 }
+                return signal.generation != seen;
             }
         }
 

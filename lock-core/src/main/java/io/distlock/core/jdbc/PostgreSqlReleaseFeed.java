@@ -133,6 +133,13 @@ final class PostgreSqlReleaseFeed implements ReleaseFeed {
         while (keepRunning()) {
             try (StatementExecutor.OwnConnection own = executor.open()) {
                 Connection connection = own.connection();
+                if (!connection.isWrapperFor(PGConnection.class)) {
+                    logger.warn("Cannot listen for lock releases on channel {} of {}: the data source's connections "
+                            + "are not pgjdbc's ({}). Waiters in this process poll", channel, table,
+                            connection.getClass().getName());
+                    stop();
+                    return;
+                }
                 try {
                     listen(connection);
                     if (outage) {
@@ -192,7 +199,15 @@ final class PostgreSqlReleaseFeed implements ReleaseFeed {
         }
     }
 
-    /** Whether the thread goes on; when not, it is no longer the feed's thread. */
+    /** Stops for good: this feed cannot listen. */
+    private void stop() {
+        synchronized (lock) {
+            closed = true;
+            thread = null;
+        }
+    }
+
+        /** Whether the thread goes on; when not, it is no longer the feed's thread. */
     private boolean keepRunning() {
         synchronized (lock) {
             boolean idle = watched.isEmpty() && System.nanoTime() - idleSince >= linger.toNanos();

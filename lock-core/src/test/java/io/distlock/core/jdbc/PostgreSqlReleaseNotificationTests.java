@@ -5,6 +5,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -32,12 +33,15 @@ import io.distlock.core.LockRepository;
 import io.distlock.core.LockResult;
 import io.distlock.core.ReleaseFeed;
 import io.distlock.core.RenewResult;
+import io.distlock.core.TimeSource;
 import io.distlock.testsupport.TestDatabase;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.postgresql.PGConnection;
+import org.postgresql.PGNotification;
 import org.slf4j.LoggerFactory;
 
 import org.springframework.jdbc.datasource.DelegatingDataSource;
@@ -179,6 +183,58 @@ class PostgreSqlReleaseNotificationTests {
         CompletableFuture<Lease> notified = waiter.waitFor(second);
         await().atMost(Duration.ofSeconds(30)).until(hook::released);
         await().atMost(SOON).until(notified::isDone);
+    }
+
+    @Test
+    void aReleaseNotifiesOnlyWhenItCommitsAndFreesTheLock() throws Exception {
+        JdbcLockRepository repository = JdbcLockRepository.builder(DB.dataSource()).tableName(table.value()).build();
+        String rolledBack = resource();
+        String minHoldAhead = resource();
+        String freed = resource();
+        for (String resource : List.of(rolledBack, minHoldAhead, freed)) {
+            repository.acquire(resource, "owner-" + resource, TTL).orElseThrow();
+        }
+        TimedStatement release = new LockStatements(DB.dialect(), table, TimeSource.DATABASE,
+                sql -> sql, table.notificationChannel()).release;
+        List<String> heard = new ArrayList<>();
+        try (Connection listening = DB.dataSource().getConnection()) {
+            try (Statement statement = listening.createStatement()) {
+                statement.execute("LISTEN \"" + table.notificationChannel() + "\"");
+            }
+            try (Connection other = DB.dataSource().getConnection()) {
+                other.setAutoCommit(false);
+                try (PreparedStatement statement = other.prepareStatement(release.sql())) {
+                    statement.setLong(1, 0);
+                    statement.setString(2, rolledBack);
+                    statement.setString(3, "owner-" + rolledBack);
+                    try (ResultSet rs = statement.executeQuery()) {
+                        assertThat(rs.next()).isTrue();
+                    }
+                }
+                other.rollback();
+                other.setAutoCommit(true);
+            }
+            assertThat(repository.release(minHoldAhead, "owner-" + minHoldAhead, Duration.ofMinutes(1)))
+                    .isEqualTo(LockResult.APPLIED);
+            assertThat(repository.release(freed, "owner-" + freed)).isEqualTo(LockResult.APPLIED);
+
+            // Notifications come in commit order: once the last release's has come, any earlier one would have too.
+            PGConnection pg = listening.unwrap(PGConnection.class);
+            await().atMost(Duration.ofSeconds(10)).until(() -> {
+                PGNotification[] notifications = pg.getNotifications(100);
+                for (PGNotification notification : notifications != null ? notifications : new PGNotification[0]) {
+                    assertThat(notification.getName()).isEqualTo(table.notificationChannel());
+                    heard.add(notification.getParameter());
+                }
+                return heard.contains(freed);
+            });
+            try (Statement statement = listening.createStatement()) {
+                statement.execute("UNLISTEN *");
+            }
+        }
+        assertThat(heard).containsExactly(freed);
+        assertThat(repository.find(rolledBack)).isPresent();
+        assertThat(repository.find(minHoldAhead)).isPresent();
     }
 
     private static String resource() {
