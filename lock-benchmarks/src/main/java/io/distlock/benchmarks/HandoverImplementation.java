@@ -5,6 +5,7 @@ import java.util.List;
 
 import javax.sql.DataSource;
 
+import io.distlock.core.jdbc.JdbcLockRepository;
 import io.distlock.testsupport.TestDatabase;
 import org.jspecify.annotations.Nullable;
 
@@ -19,6 +20,12 @@ enum HandoverImplementation {
 
     /** distlock, every thread on a {@code LockManager} of its own sharing the pool. */
     DISTLOCK_REMOTE("distlock-remote", false),
+
+    /**
+     * As {@link #DISTLOCK_REMOTE} with release notifications off: waiters learn of a release only by polling. On
+     * PostgreSQL only, the one database that notifies.
+     */
+    DISTLOCK_REMOTE_POLLING("distlock-remote-polling", false),
 
     /** Spring Integration's {@code JdbcLockRegistry}, all threads on one registry. */
     JDBC_LOCK_REGISTRY("jdbclockregistry", false),
@@ -59,6 +66,7 @@ enum HandoverImplementation {
         boolean redisStore = db.equals(RedisServer.ID);
         return Arrays.stream(values()).filter(impl -> impl.redis == redisStore)
                 .filter(impl -> impl != DISTLOCK_REDIS && impl != DISTLOCK_REDIS_REMOTE || RedisStore.available())
+                .filter(impl -> impl != DISTLOCK_REMOTE_POLLING || db.equals("postgresql"))
                 .toList();
     }
 
@@ -75,6 +83,9 @@ enum HandoverImplementation {
             case DISTLOCK, DISTLOCK_REMOTE -> new DistlockHandover(
                     () -> WatchdogBenchmark.repository(required(database), required(pool)), threads,
                     this == DISTLOCK, () -> { });
+            case DISTLOCK_REMOTE_POLLING -> new DistlockHandover(() -> JdbcLockRepository.builder(required(pool))
+                    .tableName(BenchSchema.DISTLOCK_TABLE).dialect(required(database).dialect()).notifyWaiters(false)
+                    .build(), threads, false, () -> { });
             case JDBC_LOCK_REGISTRY, JDBC_LOCK_REGISTRY_REMOTE -> new JdbcLockRegistryHandover(required(pool), threads,
                     this == JDBC_LOCK_REGISTRY);
             case REDISSON -> new RedissonHandover();

@@ -88,6 +88,11 @@ final class LeaseRegistry implements LeaseHost {
     }
 
     @Override
+    public void releasing(Lease lease) {
+        releases.releasing(lease.resource());
+    }
+
+    @Override
     public void released(Lease lease, Duration held) {
         active.remove(lease);
         releases.released(lease.resource());

@@ -65,6 +65,23 @@ final class ReleaseSignals implements AutoCloseable {
     }
 
     /**
+     * Takes the feed's next word on a resource, within the echo window, for the echo of the release this manager is
+     * about to send: notifications come in commit order, so the first one after that release is that release's own,
+     * when it notifies at all. Called before the statement, since the echo may come before the statement's answer.
+     *
+     * @param resource the resource
+     */
+    void releasing(String resource) {
+        Signal signal = signals.get(resource);
+        if (signal != null) {
+            synchronized (signal) {
+                signal.echoBefore = System.nanoTime() + echoWindowNanos;
+                signal.echoDue = true;
+            }
+        }
+    }
+
+    /**
      * Tells the waiters of a resource that this manager released the lock.
      *
      * @param resource the resource
@@ -73,8 +90,6 @@ final class ReleaseSignals implements AutoCloseable {
         Signal signal = signals.get(resource);
         if (signal != null) {
             synchronized (signal) {
-                signal.echoBefore = System.nanoTime() + echoWindowNanos;
-                signal.echoDue = true;
                 wake(signal);
             }
         }
@@ -82,10 +97,9 @@ final class ReleaseSignals implements AutoCloseable {
 
     /**
      * Tells the waiters of a resource that the feed heard of a release, unless it is the echo of this manager's own
-     * release, which woke them already: notifications come in commit order, so the first one after a release of its
-     * own is that release's, when it notified at all. A release of its own that notified nothing (a minimum hold
-     * still ahead, a lease already lost, the listener down) can make the manager take a release elsewhere within the
-     * echo window for its echo; its waiters then find that release at their next poll.
+     * release ({@link #releasing}), whose {@link #released} wakes them. A release of its own that notified nothing
+     * (a minimum hold still ahead, a refused release, the listener down) can make the manager take a release
+     * elsewhere within the echo window for its echo; its waiters then find that release at their next poll.
      *
      * @param resource the resource
      */

@@ -47,11 +47,26 @@ class ReleaseSignalsTests {
     @Test
     void theEchoOfTheManagersOwnReleaseDoesNotWakeItsWaitersAgainButTheNextReleaseDoes() throws InterruptedException {
         try (ReleaseSignals.Waiter waiter = signals.waitFor("a")) {
+            signals.releasing("a");
             signals.released("a");
             assertThat(waiter.await(0)).isTrue();
             waiter.mark();
             feed.listener.accept("a");
             assertThat(waiter.await(0)).isFalse();
+            feed.listener.accept("a");
+            assertThat(waiter.await(0)).isTrue();
+        }
+    }
+
+    @Test
+    void anEchoThatComesBeforeTheReleaseStatementAnswersWakesNobodyTwice() throws InterruptedException {
+        try (ReleaseSignals.Waiter waiter = signals.waitFor("a")) {
+            signals.releasing("a");
+            feed.listener.accept("a");
+            assertThat(waiter.await(0)).isFalse();
+            signals.released("a");
+            assertThat(waiter.await(0)).isTrue();
+            waiter.mark();
             feed.listener.accept("a");
             assertThat(waiter.await(0)).isTrue();
         }
