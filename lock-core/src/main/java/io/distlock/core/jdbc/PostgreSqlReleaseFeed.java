@@ -28,7 +28,7 @@ import org.slf4j.LoggerFactory;
  * watched resource, so that a waiter tries once more: a release between a waiter's last attempt and the start of
  * listening, or during an outage, is then not left to the next poll. A connection that fails (terminated, the server
  * restarted, the network gone: found by the read, or by a {@code LISTEN} sent again after {@link #CHECK_AFTER} of
- * silence) is given back, and the feed reconnects with backoff from {@link #MIN_RECONNECT} doubling to
+ * silence, which fails when no answer comes within as long again) is given back, and the feed reconnects with backoff from {@link #MIN_RECONNECT} doubling to
  * {@link #MAX_RECONNECT}, telling the outage once at WARN and its end at INFO. Meanwhile waiters poll as without
  * notifications.
  */
@@ -141,6 +141,9 @@ final class PostgreSqlReleaseFeed implements ReleaseFeed {
                     return;
                 }
                 try {
+                    // Bounds every read but the waits for notifications, which set their own: a check on a
+                    // connection cut without a word fails instead of waiting for the operating system to give up.
+                    connection.setNetworkTimeout(Runnable::run, (int) CHECK_AFTER.toMillis());
                     listen(connection);
                     if (outage) {
                         logger.info("Listening for lock releases on channel {} of {} again", channel, table);
