@@ -14,7 +14,8 @@ import io.distlock.core.LockRequest;
  * distlock in the handover scenario: {@code LockManager.acquire(LockRequest.of(resource, 30 s).withMaxWait(…))},
  * the lease kept alive by the watchdog as by default, and {@code Lease.release()}. Shared, all threads use one
  * manager, whose release wakes its own waiters at once; remote, every thread has a manager (and repository) of its
- * own on the same store (pool or Redis connection), so a waiter learns of a release only by polling, as a waiter on another replica does.
+ * own on the same store, so a waiter learns of a release as a waiter on another replica does: by the store's
+ * notification where it sends one (PostgreSQL), else by polling.
  */
 final class DistlockHandover implements HandoverSubject {
 

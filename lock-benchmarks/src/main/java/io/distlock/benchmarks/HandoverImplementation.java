@@ -3,6 +3,8 @@ package io.distlock.benchmarks;
 import java.util.Arrays;
 import java.util.List;
 
+import io.distlock.core.jdbc.JdbcLockRepository;
+
 /**
  * The implementations of the handover scenario, by the ids used in {@code HANDOVER} lines. The {@code -remote}
  * variants give every thread a client of its own, so that the threads meet only in the store, as replicas do.
@@ -14,6 +16,12 @@ enum HandoverImplementation {
 
     /** distlock, every thread on a {@code LockManager} of its own sharing the pool or connection. */
     DISTLOCK_REMOTE("distlock-remote"),
+
+    /**
+     * As {@link #DISTLOCK_REMOTE} with release notifications off: waiters learn of a release only by polling. On
+     * PostgreSQL only, the one database that notifies.
+     */
+    DISTLOCK_REMOTE_POLLING("distlock-remote-polling"),
 
     /** Spring Integration's {@code JdbcLockRegistry}, all threads on one registry. */
     JDBC_LOCK_REGISTRY("jdbclockregistry"),
@@ -51,6 +59,7 @@ enum HandoverImplementation {
         boolean redis = store.equals(RedisServer.ID);
         return Arrays.stream(values()).filter(impl -> switch (impl) {
             case DISTLOCK, DISTLOCK_REMOTE -> true;
+            case DISTLOCK_REMOTE_POLLING -> store.equals("postgresql");
             case JDBC_LOCK_REGISTRY, JDBC_LOCK_REGISTRY_REMOTE -> !redis;
             case REDISSON, REDIS_LOCK_REGISTRY, REDIS_LOCK_REGISTRY_REMOTE -> redis;
         }).toList();
@@ -67,6 +76,10 @@ enum HandoverImplementation {
         return switch (this) {
             case DISTLOCK, DISTLOCK_REMOTE -> new DistlockHandover(store::distlockRepository, threads,
                     this == DISTLOCK);
+            case DISTLOCK_REMOTE_POLLING -> new DistlockHandover(() -> JdbcLockRepository.builder(
+                    ((LockStore.Database) store).dataSource()).tableName(BenchSchema.DISTLOCK_TABLE)
+                    .dialect(((LockStore.Database) store).database().dialect()).notifyWaiters(false).build(), threads,
+                    false);
             case JDBC_LOCK_REGISTRY, JDBC_LOCK_REGISTRY_REMOTE -> new LockRegistryHandover(
                     () -> IntegrationRegistry.jdbc(((LockStore.Database) store).dataSource()), threads,
                     this == JDBC_LOCK_REGISTRY);

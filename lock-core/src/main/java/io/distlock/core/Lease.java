@@ -241,6 +241,7 @@ public final class Lease implements AutoCloseable {
         LockResult result;
         operations.lock();
         try {
+            host.releasing(this);
             result = host.repository().release(resource(), owner(), minHold);
         }
         finally {

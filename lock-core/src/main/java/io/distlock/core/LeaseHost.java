@@ -52,6 +52,13 @@ interface LeaseHost {
     void lost(Lease lease, String reason, List<LeaseLostListener> leaseListeners);
 
     /**
+     * The holder is about to send the release statement of a lease.
+     *
+     * @param lease the lease
+     */
+    void releasing(Lease lease);
+
+    /**
      * The holder released a lease.
      *
      * @param lease the lease

@@ -23,10 +23,11 @@ final class LeaseRegistry implements LeaseHost {
 
     private final AtomicLong lost = new AtomicLong();
 
-    private final ReleaseSignals releases = new ReleaseSignals();
+    private final ReleaseSignals releases;
 
     LeaseRegistry(LockRepository repository, LeaseWatchdog watchdog, LockEvents events) {
         this.repository = repository;
+        this.releases = new ReleaseSignals(repository);
         this.watchdog = watchdog;
         this.events = events;
     }
@@ -84,6 +85,11 @@ final class LeaseRegistry implements LeaseHost {
         active.remove(lease);
         lost.incrementAndGet();
         events.lost(lease, reason, leaseListeners);
+    }
+
+    @Override
+    public void releasing(Lease lease) {
+        releases.releasing(lease.resource());
     }
 
     @Override

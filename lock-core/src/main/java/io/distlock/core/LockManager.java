@@ -283,7 +283,8 @@ public final class LockManager implements AutoCloseable {
                     return observed(request, start, lease);
                 }
                 long jittered = backoff / 2 + ThreadLocalRandom.current().nextLong(backoff / 2 + 1);
-                // A release of this manager's own lease on the resource wakes the wait at once.
+                // A release of this manager's own lease on the resource, or one the store's feed tells of, wakes the
+                // wait at once.
                 waiter.await(Math.min(jittered, remaining));
                 backoff = Math.min(maxPollNanos, backoff * 2);
             }
@@ -351,10 +352,12 @@ public final class LockManager implements AutoCloseable {
     }
 
     /**
-     * Stops the watchdog if this manager created it.
+     * Stops the watchdog if this manager created it, and closes the store's feed of releases (on PostgreSQL: gives
+     * back the connection listening for notifications).
      */
     @Override
     public void close() {
+        host.releases().close();
         if (ownsWatchdog) {
             watchdog.close();
         }
@@ -459,7 +462,8 @@ public final class LockManager implements AutoCloseable {
         /**
          * Sets the longest pause between two attempts of a waiting acquire (the backoff starts at 20 ms and doubles);
          * default {@link #DEFAULT_MAX_POLL_INTERVAL}. A release of this manager's own lease wakes its waiters at once
-         * whatever the pause.
+         * whatever the pause, and so does a release elsewhere that the store tells of (on PostgreSQL, see
+         * {@link JdbcLockRepository.Builder#notifyWaiters}).
          *
          * @param maxPollInterval the longest pause, 20 ms to 1 hour
          * @return this builder

@@ -6,6 +6,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Consumer;
 
 import org.jspecify.annotations.Nullable;
 
@@ -161,6 +162,19 @@ public interface LockRepository {
      * @param reserve {@code true} while at least one lease is kept alive
      */
     default void reserveForRenewals(boolean reserve) {
+    }
+
+    /**
+     * Opens a feed that tells a {@link LockManager} of releases of the locks its threads wait for, made by any
+     * process, so that its waiters need not wait for their next poll. Each manager opens one when it is built and
+     * closes it when it is closed. A store that cannot tell of releases answers {@link ReleaseFeed#NONE}, the default.
+     *
+     * @param listener told the resource of every release the feed hears of, for a watched resource, on a thread of
+     *     the feed's; must return quickly
+     * @return the feed
+     */
+    default ReleaseFeed openReleaseFeed(Consumer<String> listener) {
+        return ReleaseFeed.NONE;
     }
 
     /**

@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 import javax.sql.DataSource;
 
@@ -23,6 +24,7 @@ import io.distlock.core.LockArguments;
 import io.distlock.core.LockRecord;
 import io.distlock.core.LockRepository;
 import io.distlock.core.LockResult;
+import io.distlock.core.ReleaseFeed;
 import io.distlock.core.RenewResult;
 import io.distlock.core.SlotClaim;
 import io.distlock.core.SlotRun;
@@ -34,8 +36,9 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import org.springframework.jdbc.BadSqlGrammarException;
 import org.springframework.dao.QueryTimeoutException;
+import org.springframework.jdbc.BadSqlGrammarException;
+import org.springframework.util.ClassUtils;
 
 /**
  * The lock table on plain JDBC. Every decision is one statement whose {@code WHERE} carries the whole condition,
@@ -97,7 +100,11 @@ public final class JdbcLockRepository implements LockRepository {
     private final LockStatements statements;
 
     private final JdbcSlotStore slots;
+
     private final RenewalConnection renewals;
+
+    /** The channel releases notify and waiters listen on, or {@code null} when waiters only poll. */
+    private final @Nullable String channel;
 
     private JdbcLockRepository(Builder builder, LockDialect dialect) {
         this.dialect = dialect;
@@ -106,8 +113,10 @@ public final class JdbcLockRepository implements LockRepository {
         this.statementTimeout = builder.statementTimeout;
         this.durableRelease = builder.durableRelease;
         this.executor = new StatementExecutor(builder.dataSource, table, builder.clock, dialect, statementTimeout);
+        String notifyOn = builder.notifyWaiters ? table.notificationChannel() : null;
         this.statements = new LockStatements(dialect, table, builder.timeSource, executor::bound,
-                builder.durableRelease);
+                builder.durableRelease, notifyOn);
+        this.channel = statements.releaseNotifies ? notifyOn : null;
         this.renewals = new RenewalConnection(executor);
         this.slots = new JdbcSlotStore(executor, dialect, table, builder.timeSource);
     }
@@ -156,6 +165,16 @@ public final class JdbcLockRepository implements LockRepository {
      */
     public boolean durableRelease() {
         return durableRelease;
+    }
+
+    /**
+     * Whether releases that free a lock notify waiters, and waiters listen: {@link Builder#notifyWaiters} on a
+     * database that can (PostgreSQL).
+     *
+     * @return {@code true} when releases notify
+     */
+    public boolean notifiesWaiters() {
+        return channel != null;
     }
 
     /**
@@ -311,11 +330,35 @@ public final class JdbcLockRepository implements LockRepository {
         LockArguments.requireOwner(owner);
         long minHoldMillis = LockArguments.requireDuration("minHold", minHold, Duration.ZERO, maxTtl).toMillis();
         return executor.runAlone(RELEASE, statements.release, connection -> {
-            if (executor.update(connection, statements.release, minHoldMillis, resource, owner) == 1) {
-                return LockResult.APPLIED;
-            }
-            return refusal(connection, resource, owner);
+            boolean released = statements.releaseNotifies
+                    ? executor.queryOne(connection, statements.release, rs -> true, minHoldMillis, resource, owner)
+                            .isPresent()
+                    : executor.update(connection, statements.release, minHoldMillis, resource, owner) == 1;
+            return released ? LockResult.APPLIED : refusal(connection, resource, owner);
         });
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>On PostgreSQL, unless {@link Builder#notifyWaiters} is off: a release that frees a lock notifies the table's
+     * channel ({@link LockTableName#notificationChannel()}) with the resource, and the feed listens on one connection
+     * of its own, taken from the data source when a thread of the manager starts waiting and given back 30 seconds
+     * after the last one stopped, or when the manager closes. Size the pool for it: one more connection per manager
+     * while its threads wait. Other databases answer {@link ReleaseFeed#NONE}: their waiters poll.
+     */
+    @Override
+    public ReleaseFeed openReleaseFeed(Consumer<String> listener) {
+        if (channel == null) {
+            return ReleaseFeed.NONE;
+        }
+        if (!ClassUtils.isPresent("org.postgresql.PGConnection", JdbcLockRepository.class.getClassLoader())) {
+            logger.warn("Releases on {} notify channel {}, but pgjdbc (org.postgresql.PGConnection) is not on the "
+                    + "class path to listen with: waiters poll", table, channel);
+            return ReleaseFeed.NONE;
+        }
+        return new PostgreSqlReleaseFeed(executor, channel, table.value(), listener,
+                PostgreSqlReleaseFeed.DEFAULT_LINGER);
     }
 
     /**
@@ -414,6 +457,7 @@ public final class JdbcLockRepository implements LockRepository {
         private Duration statementTimeout = DEFAULT_STATEMENT_TIMEOUT;
 
         private boolean durableRelease;
+        private boolean notifyWaiters = true;
 
         private Builder(DataSource dataSource) {
             this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
@@ -504,6 +548,22 @@ public final class JdbcLockRepository implements LockRepository {
          */
         public Builder durableRelease(boolean durableRelease) {
             this.durableRelease = durableRelease;
+            return this;
+        }
+
+        /**
+         * Sets whether, on PostgreSQL, a release that frees a lock notifies the waiters of other processes
+         * ({@code pg_notify} in the release statement itself, {@code LISTEN} on one connection per
+         * {@link io.distlock.core.LockManager} while its threads wait), so that they take the lock at once instead
+         * of at their next poll; default {@code true}. Latency only: a notification that is lost leaves the waiter
+         * to its next poll, and mutual exclusion never depends on one. Ignored on other databases, whose waiters
+         * poll. Turn it off on every process, or the others still notify and listen.
+         *
+         * @param notifyWaiters whether to notify and listen
+         * @return this builder
+         */
+        public Builder notifyWaiters(boolean notifyWaiters) {
+            this.notifyWaiters = notifyWaiters;
             return this;
         }
 

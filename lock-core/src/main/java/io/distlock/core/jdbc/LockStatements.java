@@ -43,8 +43,12 @@ final class LockStatements {
     final boolean renewReturnsRow;
 
     /** Expires a live owned lease at the later of now and acquisition plus minimum hold; parameters hold ms,
-     *  resource, owner. Commits without waiting for its flush where the dialect can, unless durable. */
+     *  resource, owner. Commits without waiting for its flush where the dialect can, unless durable. A query when
+     *  {@link #releaseNotifies}. */
     final TimedStatement release;
+
+    /** Whether {@link #release} also notifies the channel when it frees the lock, and returns a row per release. */
+    final boolean releaseNotifies;
 
     /** Renews every lease of a batch, bound as two arrays; parameters TTL ms, resources, owners. Where the
      *  dialect has it. */
@@ -73,7 +77,7 @@ final class LockStatements {
     private final Map<Integer, TimedStatement> findAllOwnedBySize = new ConcurrentHashMap<>();
 
     LockStatements(LockDialect dialect, LockTableName table, TimeSource timeSource, UnaryOperator<String> bound,
-            boolean durableRelease) {
+            boolean durableRelease, @Nullable String channel) {
         this.dialect = dialect;
         this.table = table;
         this.timeSource = timeSource;
@@ -84,10 +88,13 @@ final class LockStatements {
         String renewQuery = dialect.updateReturningRows(renewUpdate);
         this.renewReturnsRow = renewQuery != null;
         this.renew = compile(renewQuery != null ? renewQuery : renewUpdate);
-        this.release = compile("""
+        String release = """
                 UPDATE %s SET expires_at = GREATEST(%s, %s)
                 WHERE resource = ? AND owner = ? AND expires_at > %s"""
-                .formatted(table, NOW, dialect.plusMillis("acquired_at", "?"), NOW) + unflushed(durableRelease));
+                .formatted(table, NOW, dialect.plusMillis("acquired_at", "?"), NOW) + unflushed(durableRelease);
+        String notifying = channel != null ? dialect.notifyingRelease(release, channel) : null;
+        this.releaseNotifies = notifying != null;
+        this.release = compile(notifying != null ? notifying : release);
         String byArrays = dialect.renewAllByArrays(table.value());
         this.renewAllByArrays = byArrays != null ? compile(byArrays) : null;
         this.find = compile("SELECT %s FROM %s WHERE resource = ? AND expires_at > %s".formatted(COLUMNS, table, NOW));

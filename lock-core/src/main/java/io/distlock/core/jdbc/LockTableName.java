@@ -1,5 +1,6 @@
 package io.distlock.core.jdbc;
 
+import java.util.Locale;
 import java.util.Objects;
 
 /**
@@ -11,6 +12,8 @@ import java.util.Objects;
 public record LockTableName(String value) {
 
     private static final String SEQUENCE_SUFFIX = "_token_seq";
+
+    private static final String CHANNEL_SUFFIX = "_released";
 
     /** The table name the schema scripts use. */
     public static final LockTableName DEFAULT = new LockTableName("distributed_locks");
@@ -34,6 +37,24 @@ public record LockTableName(String value) {
      */
     public String sequence() {
         return value + SEQUENCE_SUFFIX;
+    }
+
+    /**
+     * The notification channel on which releases of this table's locks are told (PostgreSQL {@code LISTEN/NOTIFY}):
+     * the table name in lower case, as PostgreSQL folds an unquoted name, with a schema's dot replaced by an
+     * underscore, followed by {@code _released} — {@code distributed_locks_released} for the default table. A name
+     * longer than PostgreSQL's 63 characters keeps its first 54 and ends with {@code _} and eight hex digits of the
+     * whole name's hash. Only letters, digits and underscores, so it is safe in {@code LISTEN "…"} and in a string
+     * literal.
+     *
+     * @return the channel name
+     */
+    public String notificationChannel() {
+        String channel = value.toLowerCase(Locale.ROOT).replace('.', '_') + CHANNEL_SUFFIX;
+        if (channel.length() <= SqlIdentifier.MAX_LENGTH) {
+            return channel;
+        }
+        return channel.substring(0, SqlIdentifier.MAX_LENGTH - 9) + "_" + "%08x".formatted(channel.hashCode());
     }
 
     @Override

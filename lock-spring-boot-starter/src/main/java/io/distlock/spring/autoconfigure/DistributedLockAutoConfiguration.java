@@ -225,6 +225,7 @@ public final class DistributedLockAutoConfiguration {
             .dialect(dialect)
             .statementTimeout(jdbc.getStatementTimeout())
             .durableRelease(jdbc.isDurableRelease())
+            .notifyWaiters(jdbc.isNotifyWaiters())
             .timeSource(properties.getTimeSource())
             .maxTtl(LockArguments.requireDuration("distributed-lock.max-ttl", properties.getMaxTtl(),
                     LockArguments.MIN_TTL, LockRequest.MAX_DURATION))

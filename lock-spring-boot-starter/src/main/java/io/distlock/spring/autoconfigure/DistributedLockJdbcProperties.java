@@ -7,7 +7,8 @@ import org.springframework.boot.jdbc.init.DatabaseInitializationProperties;
 
 /**
  * The lock table on JDBC, under {@code distributed-lock.jdbc}: how long each lock statement may run, whether releases
- * wait until they are durable, and the table's initialisation. By default the table and its token sequence are created on embedded databases only, from the
+ * wait until they are durable, whether they notify the waiters of other processes (PostgreSQL), and the table's
+ * initialisation. By default the table and its token sequence are created on embedded databases only, from the
  * script lock-core ships for the database.
  */
 @ConfigurationProperties("distributed-lock.jdbc")
@@ -29,6 +30,13 @@ public class DistributedLockJdbcProperties extends DatabaseInitializationPropert
      */
     private boolean durableRelease;
 
+    /**
+     * Whether, on PostgreSQL, a release that frees a lock notifies waiters in other processes (LISTEN/NOTIFY), so
+     * that they take it at once instead of at their next poll. Each lock manager then listens on one connection of
+     * the pool while its threads wait. Latency only; ignored on other databases.
+     */
+    private boolean notifyWaiters = true;
+
     public Duration getStatementTimeout() {
         return statementTimeout;
     }
@@ -43,6 +51,14 @@ public class DistributedLockJdbcProperties extends DatabaseInitializationPropert
 
     public void setDurableRelease(boolean durableRelease) {
         this.durableRelease = durableRelease;
+    }
+
+    public boolean isNotifyWaiters() {
+        return notifyWaiters;
+    }
+
+    public void setNotifyWaiters(boolean notifyWaiters) {
+        this.notifyWaiters = notifyWaiters;
     }
 
     @Override

@@ -6,11 +6,13 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Consumer;
 
 import io.distlock.core.LeaseKey;
 import io.distlock.core.LockRecord;
 import io.distlock.core.LockRepository;
 import io.distlock.core.LockResult;
+import io.distlock.core.ReleaseFeed;
 import io.distlock.core.RenewResult;
 import io.distlock.core.SlotClaim;
 import io.distlock.core.SlotRun;
@@ -120,6 +122,11 @@ final class SchemaCheckingLockRepository implements LockRepository {
     @Override
     public void reserveForRenewals(boolean reserve) {
         delegate.reserveForRenewals(reserve);
+    }
+
+    @Override
+    public ReleaseFeed openReleaseFeed(Consumer<String> listener) {
+        return delegate.openReleaseFeed(listener);
     }
 
     @Override

@@ -319,6 +319,25 @@ class DistributedLockAutoConfigurationTests {
     }
 
     @Test
+    void notifyWaitersIsOnByDefaultOnPostgreSqlAndCanBeTurnedOff() {
+        LockTableName table = TestDatabase.POSTGRESQL.createLockTable();
+        try {
+            ApplicationContextRunner postgresql = new ApplicationContextRunner()
+                .withConfiguration(AutoConfigurations.of(DistributedLockAutoConfiguration.class))
+                .withBean(DataSource.class, () -> new DelegatingDataSource(TestDatabase.POSTGRESQL.dataSource()))
+                .withPropertyValues("distributed-lock.table-name=" + table);
+            postgresql.run(context -> assertThat(context.getBean(JdbcLockRepository.class).notifiesWaiters())
+                .isTrue());
+            postgresql.withPropertyValues("distributed-lock.jdbc.notify-waiters=false")
+                .run(context -> assertThat(context.getBean(JdbcLockRepository.class).notifiesWaiters()).isFalse());
+            runner.run(context -> assertThat(context.getBean(JdbcLockRepository.class).notifiesWaiters()).isFalse());
+        }
+        finally {
+            TestDatabase.POSTGRESQL.dropLockTable(table);
+        }
+    }
+
+    @Test
     void failsClearlyWhenTheTableIsMissingAndInitialisationIsOff() {
         runner.withPropertyValues("distributed-lock.jdbc.initialize-schema=never").run(context -> {
             assertThat(context).hasFailed();

@@ -172,6 +172,22 @@ public interface LockDialect {
     }
 
     /**
+     * Turns the release statement (an {@code UPDATE} of one row) into a query that also tells listeners of a
+     * notification channel when it frees the lock, in the same statement, so that waiters in other processes need
+     * not wait for their next poll; the notification must be delivered only if the statement commits. The query
+     * returns one row per row the update changed; what the row holds does not matter. The repository listens with
+     * pgjdbc's {@code PGConnection.getNotifications}, so a dialect answers a query only for a PostgreSQL-compatible
+     * database reached through pgjdbc.
+     *
+     * @param release the release statement
+     * @param channel the channel, letters, digits and underscores only
+     * @return the query, or {@code null} (the default) when the database cannot notify
+     */
+    default @Nullable String notifyingRelease(String release, String channel) {
+        return null;
+    }
+
+    /**
      * Most leases renewed in one statement.
      *
      * @return the batch size

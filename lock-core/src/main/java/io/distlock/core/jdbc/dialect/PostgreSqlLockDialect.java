@@ -164,6 +164,18 @@ final class PostgreSqlLockDialect implements LockDialect {
                 """.formatted(table, plusMillis(NOW, "?"));
     }
 
+    /**
+     * {@code pg_notify(channel, resource)} in the release's own {@code RETURNING}, so no extra round trip, and only
+     * when the new expiry is not later than now (a minimum hold still ahead frees nothing). PostgreSQL queues a
+     * notification at commit and drops it on rollback: the autocommitted release tells of itself once it commits
+     * (durably, or without waiting for the flush: see {@link #commitWithoutFlushCondition()}).
+     */
+    @Override
+    public String notifyingRelease(String release, String channel) {
+        return release + " RETURNING CASE WHEN expires_at <= " + NOW + " THEN pg_notify('" + channel
+                + "', resource) END";
+    }
+
     @Override
     public int maxRenewBatch() {
         return 1000;
