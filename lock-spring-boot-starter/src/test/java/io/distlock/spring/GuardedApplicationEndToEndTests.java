@@ -28,13 +28,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * A whole application on the Spring Boot it is built with, over real HTTP: the start creates the lock table, a
  * {@code @DistributedLock} method runs under its lock and is skipped while another owner holds it, and
- * {@code /actuator/locks} and the health indicator show the lock. Both starters run this test, each on its own
+ * {@code /actuator/locks}, the health indicator and the lock meters show the locks. Both starters run this test, each on its own
  * Spring Boot generation, so it uses only types both generations share.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         classes = GuardedApplicationEndToEndTests.TestApplication.class,
         properties = { "spring.datasource.url=jdbc:h2:mem:guarded-application;DB_CLOSE_DELAY=-1",
-                "management.endpoints.web.exposure.include=health,locks",
+                "management.endpoints.web.exposure.include=health,locks,metrics",
                 "management.endpoint.health.show-details=always" })
 class GuardedApplicationEndToEndTests {
 
@@ -65,6 +65,7 @@ class GuardedApplicationEndToEndTests {
     }
 
     @Test
+    @SuppressWarnings("unchecked")
     void guardedMethodRunsUnderItsLockAndIsSkippedWhileAnotherOwnerHoldsIt() throws Exception {
         assertThat(job.generate("2026-05")).isEqualTo("report:2026-05");
         try (Lease other = locks.tryAcquire("report:2026-06", Duration.ofMinutes(1)).orElseThrow()) {
@@ -72,6 +73,9 @@ class GuardedApplicationEndToEndTests {
             assertThat(job.runs()).containsExactly("report:2026-05");
             assertThat(other.isLost()).isFalse();
         }
+        List<Map<String, Object>> acquires = (List<Map<String, Object>>) get(
+                "/actuator/metrics/distributed.lock.acquire").get("measurements");
+        assertThat(((Number) acquires.get(0).get("value")).doubleValue()).isGreaterThanOrEqualTo(3.0);
     }
 
     @Test
