@@ -195,7 +195,7 @@ class PostgreSqlReleaseNotificationTests {
             repository.acquire(resource, "owner-" + resource, TTL).orElseThrow();
         }
         TimedStatement release = new LockStatements(DB.dialect(), table, TimeSource.DATABASE,
-                sql -> sql, table.notificationChannel()).release;
+                sql -> sql, false, table.notificationChannel()).release;
         List<String> heard = new ArrayList<>();
         try (Connection listening = DB.dataSource().getConnection()) {
             try (Statement statement = listening.createStatement()) {

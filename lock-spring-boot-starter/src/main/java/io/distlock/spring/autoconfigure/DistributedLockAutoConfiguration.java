@@ -27,6 +27,7 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.AnyNestedCondition;
+import org.springframework.boot.autoconfigure.condition.ConditionMessage;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionOutcome;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -35,10 +36,10 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
 import org.springframework.boot.autoconfigure.condition.NoneNestedConditions;
+import org.springframework.boot.autoconfigure.condition.SpringBootCondition;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.boot.jdbc.init.DataSourceScriptDatabaseInitializer;
-import org.springframework.boot.sql.autoconfigure.init.OnDatabaseInitializationCondition;
 import org.springframework.boot.sql.init.DatabaseInitializationMode;
 import org.springframework.boot.sql.init.dependency.DatabaseInitializationDependencyConfigurer;
 import org.springframework.boot.sql.init.dependency.DependsOnDatabaseInitialization;
@@ -53,11 +54,15 @@ import org.springframework.core.type.AnnotatedTypeMetadata;
  * Auto-configuration of distributed locks on the application's single {@link DataSource}: the lock repository,
  * owner generator, lease watchdog and lock manager, the {@code @DistributedLock} advisor with the start-up check of
  * every declaration, and the lock table's schema initialisation. Every bean backs off when the application defines
- * its own.
+ * its own. It runs after the data source's auto-configuration, named as Spring Boot 4 and Spring Boot 3 call it: run
+ * before it, the data source condition would find no data source and skip every lock bean without a word.
  */
 @AutoConfiguration(afterName = { "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration",
         "org.springframework.boot.jdbc.autoconfigure.DataSourceTransactionManagerAutoConfiguration",
-        "org.springframework.boot.transaction.autoconfigure.TransactionAutoConfiguration" })
+        "org.springframework.boot.transaction.autoconfigure.TransactionAutoConfiguration",
+        "org.springframework.boot.autoconfigure.jdbc.DataSourceAutoConfiguration",
+        "org.springframework.boot.autoconfigure.jdbc.DataSourceTransactionManagerAutoConfiguration",
+        "org.springframework.boot.autoconfigure.transaction.TransactionAutoConfiguration" })
 @ConditionalOnClass({ LockManager.class, JdbcLockRepository.class })
 @Conditional(DistributedLockAutoConfiguration.OnLockStoreCondition.class)
 @ConditionalOnBooleanProperty(name = "distributed-lock.enabled", matchIfMissing = true)
@@ -297,27 +302,31 @@ public final class DistributedLockAutoConfiguration {
         }
 
         /**
-         * Boot's condition on the initialisation mode, which refuses a value that is no mode by naming the property
-         * and the accepted values, rather than with a bare "No enum constant".
+         * Matches unless {@code distributed-lock.jdbc.initialize-schema=never}, as Spring Boot's own condition on an
+         * initialisation mode does (whose package differs between Spring Boot generations); refuses a value that is no
+         * mode by naming the property and the accepted values, rather than with a bare "No enum constant".
          */
-        static class OnDistributedLockDatasourceInitializationCondition extends OnDatabaseInitializationCondition {
+        static class OnDistributedLockDatasourceInitializationCondition extends SpringBootCondition {
 
             private static final String PROPERTY = "distributed-lock.jdbc.initialize-schema";
 
-            OnDistributedLockDatasourceInitializationCondition() {
-                super("Distributed lock", PROPERTY);
-            }
-
             @Override
             public ConditionOutcome getMatchOutcome(ConditionContext context, AnnotatedTypeMetadata metadata) {
+                ConditionMessage.Builder message = ConditionMessage.forCondition("Distributed lock database "
+                        + "initialization");
                 String mode = context.getEnvironment().getProperty(PROPERTY);
-                if (mode != null && !mode.isBlank() && Arrays.stream(DatabaseInitializationMode.values())
-                    .noneMatch(known -> known.name().equals(mode.toUpperCase(Locale.ENGLISH)))) {
-                    throw new InvalidConfigurationPropertyValueException(PROPERTY, mode, "The lock table's "
-                            + "initialisation mode is one of embedded (the default: on embedded databases only), "
-                            + "always or never");
+                if (mode == null || mode.isBlank()) {
+                    return ConditionOutcome.match(message.because("default \"embedded\" mode"));
                 }
-                return super.getMatchOutcome(context, metadata);
+                DatabaseInitializationMode known = Arrays.stream(DatabaseInitializationMode.values())
+                    .filter(candidate -> candidate.name().equals(mode.toUpperCase(Locale.ENGLISH)))
+                    .findFirst()
+                    .orElseThrow(() -> new InvalidConfigurationPropertyValueException(PROPERTY, mode, "The lock "
+                            + "table's initialisation mode is one of embedded (the default: on embedded databases "
+                            + "only), always or never"));
+                return known == DatabaseInitializationMode.NEVER
+                        ? ConditionOutcome.noMatch(message.because(PROPERTY + " is never"))
+                        : ConditionOutcome.match(message.because(PROPERTY + " is " + mode));
             }
         }
     }

@@ -16,7 +16,9 @@ import io.distlock.core.jdbc.dialect.LockDialect;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.jdbc.DatabaseDriver;
-import org.springframework.boot.jdbc.init.PropertiesBasedDataSourceScriptDatabaseInitializer;
+import org.springframework.boot.jdbc.init.DataSourceScriptDatabaseInitializer;
+import org.springframework.boot.jdbc.init.PlatformPlaceholderDatabaseDriverResolver;
+import org.springframework.boot.sql.init.DatabaseInitializationSettings;
 import org.springframework.core.io.ByteArrayResource;
 import org.springframework.core.io.Resource;
 import org.springframework.util.StringUtils;
@@ -26,8 +28,7 @@ import org.springframework.util.StringUtils;
  * to the configured table name. The script's platform is {@code distributed-lock.jdbc.platform} when set, else the
  * {@linkplain LockDialect#platform() platform of the lock dialect} when one is given, else the JDBC driver's.
  */
-public class DistributedLockDataSourceScriptDatabaseInitializer
-        extends PropertiesBasedDataSourceScriptDatabaseInitializer<DistributedLockJdbcProperties> {
+public class DistributedLockDataSourceScriptDatabaseInitializer extends DataSourceScriptDatabaseInitializer {
 
     private static final Map<DatabaseDriver, String> PLATFORMS = Map.of(DatabaseDriver.H2, "h2",
             DatabaseDriver.POSTGRESQL, "postgresql", DatabaseDriver.MARIADB, "mysql", DatabaseDriver.MYSQL, "mysql");
@@ -57,7 +58,7 @@ public class DistributedLockDataSourceScriptDatabaseInitializer
      */
     public DistributedLockDataSourceScriptDatabaseInitializer(DataSource dataSource,
             DistributedLockJdbcProperties properties, String tableName, @Nullable LockDialect dialect) {
-        super(dataSource, withPlatform(properties, dialect), PLATFORMS);
+        super(dataSource, settings(dataSource, withPlatform(properties, dialect)));
         this.table = new LockTableName(tableName);
     }
 
@@ -72,6 +73,22 @@ public class DistributedLockDataSourceScriptDatabaseInitializer
         chosen.setContinueOnError(properties.isContinueOnError());
         chosen.setPlatform(dialect.platform());
         return chosen;
+    }
+
+    /** The script, its platform resolved from the properties or else the JDBC driver, and when it runs. */
+    private static DatabaseInitializationSettings settings(DataSource dataSource,
+            DistributedLockJdbcProperties properties) {
+        PlatformPlaceholderDatabaseDriverResolver resolver = new PlatformPlaceholderDatabaseDriverResolver();
+        for (Map.Entry<DatabaseDriver, String> platform : PLATFORMS.entrySet()) {
+            resolver = resolver.withDriverPlatform(platform.getKey(), platform.getValue());
+        }
+        String platform = properties.getPlatform();
+        DatabaseInitializationSettings settings = new DatabaseInitializationSettings();
+        settings.setSchemaLocations(StringUtils.hasText(platform) ? resolver.resolveAll(platform, properties.getSchema())
+                : resolver.resolveAll(dataSource, properties.getSchema()));
+        settings.setMode(properties.getInitializeSchema());
+        settings.setContinueOnError(properties.isContinueOnError());
+        return settings;
     }
 
     @Override

@@ -2,17 +2,21 @@ package io.distlock.spring.autoconfigure;
 
 import java.time.Duration;
 
+import org.jspecify.annotations.Nullable;
+
 import org.springframework.boot.context.properties.ConfigurationProperties;
-import org.springframework.boot.jdbc.init.DatabaseInitializationProperties;
+import org.springframework.boot.sql.init.DatabaseInitializationMode;
 
 /**
  * The lock table on JDBC, under {@code distributed-lock.jdbc}: how long each lock statement may run, whether releases
  * wait until they are durable, whether they notify the waiters of other processes (PostgreSQL), and the table's
  * initialisation. By default the table and its token sequence are created on embedded databases only, from the
- * script lock-core ships for the database.
+ * script lock-core ships for the database. The initialisation settings are those of Spring Boot's own script
+ * initializers, declared here rather than inherited so that the class binds alike on every supported Spring Boot
+ * generation.
  */
 @ConfigurationProperties("distributed-lock.jdbc")
-public class DistributedLockJdbcProperties extends DatabaseInitializationProperties {
+public class DistributedLockJdbcProperties {
 
     private static final String DEFAULT_SCHEMA_LOCATION =
             "classpath:io/distlock/core/jdbc/dialect/schema-@@platform@@.sql";
@@ -36,6 +40,24 @@ public class DistributedLockJdbcProperties extends DatabaseInitializationPropert
      * the pool while its threads wait. Latency only; ignored on other databases.
      */
     private boolean notifyWaiters = true;
+     * Path to the SQL script that creates the lock table and its token sequence.
+     */
+    private String schema = DEFAULT_SCHEMA_LOCATION;
+
+    /**
+     * Platform to use in the schema script location if the @@platform@@ placeholder is used.
+     */
+    private @Nullable String platform;
+
+    /**
+     * Lock table initialization mode.
+     */
+    private DatabaseInitializationMode initializeSchema = DatabaseInitializationMode.EMBEDDED;
+
+    /**
+     * Whether initialization should continue when an error occurs when applying the schema script.
+     */
+    private boolean continueOnError = true;
 
     public Duration getStatementTimeout() {
         return statementTimeout;
@@ -61,8 +83,35 @@ public class DistributedLockJdbcProperties extends DatabaseInitializationPropert
         this.notifyWaiters = notifyWaiters;
     }
 
-    @Override
-    public String getDefaultSchemaLocation() {
-        return DEFAULT_SCHEMA_LOCATION;
+    public String getSchema() {
+        return schema;
+    }
+
+    public void setSchema(String schema) {
+        this.schema = schema;
+    }
+
+    public @Nullable String getPlatform() {
+        return platform;
+    }
+
+    public void setPlatform(@Nullable String platform) {
+        this.platform = platform;
+    }
+
+    public DatabaseInitializationMode getInitializeSchema() {
+        return initializeSchema;
+    }
+
+    public void setInitializeSchema(DatabaseInitializationMode initializeSchema) {
+        this.initializeSchema = initializeSchema;
+    }
+
+    public boolean isContinueOnError() {
+        return continueOnError;
+    }
+
+    public void setContinueOnError(boolean continueOnError) {
+        this.continueOnError = continueOnError;
     }
 }

@@ -2,13 +2,15 @@ package io.distlock.spring.redis;
 
 import io.distlock.core.LockManager;
 import io.distlock.redis.RedisLockRepository;
+import io.distlock.spring.actuate.OnEnabledLockHealthIndicatorCondition;
+import io.distlock.spring.autoconfigure.SupportedSpringBoot;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
-import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
 
 /**
@@ -16,11 +18,11 @@ import org.springframework.context.annotation.Configuration;
  * Boot's health support is present.
  */
 @Configuration(proxyBeanMethods = false)
-@ConditionalOnClass(name = "org.springframework.boot.health.contributor.HealthIndicator")
+@ConditionalOnClass(name = SupportedSpringBoot.HEALTH_INDICATOR)
 class RedisLockHealthConfiguration {
 
     @Configuration(proxyBeanMethods = false)
-    @ConditionalOnEnabledHealthIndicator("distributedlock")
+    @Conditional(OnEnabledLockHealthIndicatorCondition.class)
     @ConditionalOnBean(RedisLockRepository.class)
     static class HealthIndicatorConfiguration {
 

@@ -1,13 +1,11 @@
 package io.distlock.spring.redis;
 
-import java.time.Duration;
-
 import io.distlock.core.LockManager;
 import io.distlock.redis.RedisLockRepository;
 
 import org.springframework.beans.factory.ObjectProvider;
-import org.springframework.boot.health.contributor.AbstractHealthIndicator;
-import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.actuate.health.AbstractHealthIndicator;
+import org.springframework.boot.actuate.health.Health;
 
 /**
  * UP when Redis answers a {@code PING} on the lock repository's connections, DOWN with the error otherwise; shows the
@@ -26,17 +24,14 @@ public class RedisLockHealthIndicator extends AbstractHealthIndicator {
      * @param manager the manager whose leases are counted, if there is one
      */
     public RedisLockHealthIndicator(RedisLockRepository repository, ObjectProvider<LockManager> manager) {
-        super("Distributed lock health check failed");
+        super(RedisLockHealth.FAILURE_MESSAGE);
         this.repository = repository;
         this.manager = manager;
     }
 
     @Override
     protected void doHealthCheck(Health.Builder builder) {
-        builder.withDetail("store", "redis").withDetail("keyPrefix", repository.keys().prefix());
-        manager.ifAvailable(locks -> builder.withDetail("activeLeases", locks.activeLeases().size())
-                .withDetail("lostLeases", locks.lostLeaseCount()));
-        Duration ping = repository.ping();
-        builder.withDetail("pingMillis", ping.toNanos() / 1_000_000.0).up();
+        RedisLockHealth.check(repository, manager, builder::withDetail);
+        builder.up();
     }
 }

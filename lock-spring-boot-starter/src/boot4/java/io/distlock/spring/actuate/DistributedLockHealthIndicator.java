@@ -23,16 +23,14 @@ public class DistributedLockHealthIndicator extends AbstractHealthIndicator {
      * @param manager the manager whose leases are counted
      */
     public DistributedLockHealthIndicator(LockRepository repository, LockManager manager) {
-        super("Distributed lock health check failed");
+        super(LockTableHealth.FAILURE_MESSAGE);
         this.repository = repository;
         this.manager = manager;
     }
 
     @Override
     protected void doHealthCheck(Health.Builder builder) {
-        builder.withDetail("activeLeases", manager.activeLeases().size())
-                .withDetail("lostLeases", manager.lostLeaseCount());
-        repository.verifySchema();
+        LockTableHealth.check(repository, manager, builder::withDetail);
         builder.up();
     }
 }

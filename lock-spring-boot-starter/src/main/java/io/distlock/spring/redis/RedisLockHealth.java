@@ -1,0 +1,34 @@
+package io.distlock.spring.redis;
+
+import java.time.Duration;
+import java.util.function.BiConsumer;
+
+import io.distlock.core.LockManager;
+import io.distlock.redis.RedisLockRepository;
+
+import org.springframework.beans.factory.ObjectProvider;
+
+/**
+ * What the Redis store's {@code distributedLock} health indicator checks, apart from the health types of the Spring
+ * Boot generation that shows it: the key prefix and lease counts first, so that a DOWN answer shows them too, then a
+ * {@code PING}, which throws when Redis does not answer.
+ */
+final class RedisLockHealth {
+
+    static final String FAILURE_MESSAGE = "Distributed lock health check failed";
+
+    private RedisLockHealth() {
+    }
+
+    static void check(RedisLockRepository repository, ObjectProvider<LockManager> manager,
+            BiConsumer<String, Object> detail) {
+        detail.accept("store", "redis");
+        detail.accept("keyPrefix", repository.keys().prefix());
+        manager.ifAvailable(locks -> {
+            detail.accept("activeLeases", locks.activeLeases().size());
+            detail.accept("lostLeases", locks.lostLeaseCount());
+        });
+        Duration ping = repository.ping();
+        detail.accept("pingMillis", ping.toNanos() / 1_000_000.0);
+    }
+}

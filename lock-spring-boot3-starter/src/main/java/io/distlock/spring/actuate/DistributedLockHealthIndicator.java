@@ -1,0 +1,36 @@
+package io.distlock.spring.actuate;
+
+import io.distlock.core.LockManager;
+import io.distlock.core.LockRepository;
+
+import org.springframework.boot.actuate.health.AbstractHealthIndicator;
+import org.springframework.boot.actuate.health.Health;
+
+/**
+ * UP when the lock table answers a cheap query, DOWN with the error otherwise; shows the leases this process holds
+ * and how many it lost since start.
+ */
+public class DistributedLockHealthIndicator extends AbstractHealthIndicator {
+
+    private final LockRepository repository;
+
+    private final LockManager manager;
+
+    /**
+     * Creates the indicator.
+     *
+     * @param repository the lock table
+     * @param manager the manager whose leases are counted
+     */
+    public DistributedLockHealthIndicator(LockRepository repository, LockManager manager) {
+        super(LockTableHealth.FAILURE_MESSAGE);
+        this.repository = repository;
+        this.manager = manager;
+    }
+
+    @Override
+    protected void doHealthCheck(Health.Builder builder) {
+        LockTableHealth.check(repository, manager, builder::withDetail);
+        builder.up();
+    }
+}
