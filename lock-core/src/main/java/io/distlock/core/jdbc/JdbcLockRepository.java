@@ -103,6 +103,9 @@ public final class JdbcLockRepository implements LockRepository {
 
     private final RenewalConnection renewals;
 
+    /** The one listener of release notifications every manager on this repository shares. */
+    private final SharedReleaseFeed releaseFeed;
+
     /** The channel releases notify and waiters listen on, or {@code null} when waiters only poll. */
     private final @Nullable String channel;
 
@@ -117,6 +120,8 @@ public final class JdbcLockRepository implements LockRepository {
         this.statements = new LockStatements(dialect, table, builder.timeSource, executor::bound,
                 builder.durableRelease, notifyOn);
         this.channel = statements.releaseNotifies ? notifyOn : null;
+        this.releaseFeed = new SharedReleaseFeed(heard -> new PostgreSqlReleaseFeed(executor, channel,
+                table.value(), heard, PostgreSqlReleaseFeed.DEFAULT_LINGER));
         this.renewals = new RenewalConnection(executor);
         this.slots = new JdbcSlotStore(executor, dialect, table, builder.timeSource);
     }
@@ -342,10 +347,10 @@ public final class JdbcLockRepository implements LockRepository {
      * {@inheritDoc}
      *
      * <p>On PostgreSQL, unless {@link Builder#notifyWaiters} is off: a release that frees a lock notifies the table's
-     * channel ({@link LockTableName#notificationChannel()}) with the resource, and the feed listens on one connection
-     * of its own, taken from the data source when a thread of the manager starts waiting and given back 30 seconds
-     * after the last one stopped, or when the manager closes. Size the pool for it: one more connection per manager
-     * while its threads wait. Other databases answer {@link ReleaseFeed#NONE}: their waiters poll.
+     * channel ({@link LockTableName#notificationChannel()}) with the resource, and one feed per repository, shared by
+     * every manager on it, listens on one connection of its own, taken from the data source when a thread starts
+     * waiting and given back 30 seconds after the last one stopped, or when the last manager closes. Size the pool for
+     * it: one more connection while threads wait. Other databases answer {@link ReleaseFeed#NONE}: their waiters poll.
      */
     @Override
     public ReleaseFeed openReleaseFeed(Consumer<String> listener) {
@@ -357,8 +362,7 @@ public final class JdbcLockRepository implements LockRepository {
                     + "class path to listen with: waiters poll", table, channel);
             return ReleaseFeed.NONE;
         }
-        return new PostgreSqlReleaseFeed(executor, channel, table.value(), listener,
-                PostgreSqlReleaseFeed.DEFAULT_LINGER);
+        return releaseFeed.subscribe(listener);
     }
 
     /**

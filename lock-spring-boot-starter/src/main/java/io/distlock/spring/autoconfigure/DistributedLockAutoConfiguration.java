@@ -20,6 +20,7 @@ import io.distlock.core.jdbc.JdbcLockRepository;
 import io.distlock.core.jdbc.LockTableMissingException;
 import io.distlock.core.jdbc.dialect.LockDialect;
 import io.distlock.core.jdbc.dialect.LockDialects;
+import io.distlock.spring.DistributedLockDataSource;
 import io.distlock.spring.aop.DistributedLockAopConfiguration;
 import io.micrometer.observation.ObservationRegistry;
 import org.jspecify.annotations.Nullable;
@@ -92,6 +93,7 @@ public final class DistributedLockAutoConfiguration {
     @DependsOnDatabaseInitialization
     LockManager lockManager(LockRepository lockRepository, OwnerGenerator lockOwnerGenerator,
             LeaseWatchdog leaseWatchdog, DistributedLockProperties properties, ObjectProvider<DataSource> dataSource,
+            @DistributedLockDataSource ObjectProvider<DataSource> lockDataSourceQualified,
             ObjectProvider<LeaseLostListener> lostListeners, ObjectProvider<LockObserver> observers,
             ObjectProvider<LockManagerBuilderCustomizer> customizers,
             ObjectProvider<ObservationRegistry> observationRegistry) {
@@ -112,7 +114,7 @@ public final class DistributedLockAutoConfiguration {
             throw ex;
         }
         catch (RuntimeException ex) {
-            DataSource lockDataSource = dataSource.getIfUnique();
+            DataSource lockDataSource = lockDataSourceQualified.getIfAvailable(dataSource::getIfUnique);
             if (lockDataSource == null) {
                 throw ex;
             }
@@ -152,14 +154,17 @@ public final class DistributedLockAutoConfiguration {
      */
     @Configuration(proxyBeanMethods = false)
     @Conditional(EagerStartupCheckCondition.class)
-    @ConditionalOnSingleCandidate(DataSource.class)
+    @Conditional(OnLockDataSourceCondition.class)
     @ConditionalOnProperty(name = "distributed-lock.store", havingValue = "jdbc", matchIfMissing = true)
     static class EagerRepositoryConfiguration {
 
         @Bean
         @ConditionalOnMissingBean(LockRepository.class)
-        JdbcLockRepository lockRepository(DataSource dataSource, DistributedLockProperties properties,
-                ObjectProvider<LockDialect> lockDialect, ObjectProvider<DistributedLockJdbcProperties> jdbcProperties) {
+        JdbcLockRepository lockRepository(ObjectProvider<DataSource> dataSources,
+                @DistributedLockDataSource ObjectProvider<DataSource> lockDataSource,
+                DistributedLockProperties properties, ObjectProvider<LockDialect> lockDialect,
+                ObjectProvider<DistributedLockJdbcProperties> jdbcProperties) {
+            DataSource dataSource = lockDataSource(dataSources, lockDataSource);
             LockDatabaseProbe probe = new LockDatabaseProbe(dataSource);
             Exception failure = probe.tryConnect();
             if (failure != null) {
@@ -176,14 +181,17 @@ public final class DistributedLockAutoConfiguration {
      */
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnProperty(name = "distributed-lock.startup-check", havingValue = "lazy")
-    @ConditionalOnSingleCandidate(DataSource.class)
+    @Conditional(OnLockDataSourceCondition.class)
     @ConditionalOnProperty(name = "distributed-lock.store", havingValue = "jdbc", matchIfMissing = true)
     static class LazyRepositoryConfiguration {
 
         @Bean
         @ConditionalOnMissingBean(LockRepository.class)
-        LockRepository lockRepository(DataSource dataSource, DistributedLockProperties properties,
-                ObjectProvider<LockDialect> lockDialect, ObjectProvider<DistributedLockJdbcProperties> jdbcProperties) {
+        LockRepository lockRepository(ObjectProvider<DataSource> dataSources,
+                @DistributedLockDataSource ObjectProvider<DataSource> lockDataSource,
+                DistributedLockProperties properties, ObjectProvider<LockDialect> lockDialect,
+                ObjectProvider<DistributedLockJdbcProperties> jdbcProperties) {
+            DataSource dataSource = lockDataSource(dataSources, lockDataSource);
             LockDatabaseProbe probe = new LockDatabaseProbe(dataSource);
             LockDialect dialect = configuredDialect(properties, lockDialect);
             if (dialect == null) {
@@ -209,6 +217,31 @@ public final class DistributedLockAutoConfiguration {
 
         @ConditionalOnProperty(name = "distributed-lock.startup-check", havingValue = "lazy")
         static class Lazy {
+        }
+    }
+
+    /**
+     * The data source of the lock table: the one marked {@link DistributedLockDataSource}, else the application's
+     * single (or primary) one.
+     */
+    private static DataSource lockDataSource(ObjectProvider<DataSource> dataSources,
+            ObjectProvider<DataSource> lockDataSource) {
+        return lockDataSource.getIfAvailable(dataSources::getObject);
+    }
+
+    /** Matches with a data source marked {@link DistributedLockDataSource}, or a single (or primary) one. */
+    static final class OnLockDataSourceCondition extends AnyNestedCondition {
+
+        OnLockDataSourceCondition() {
+            super(ConfigurationPhase.REGISTER_BEAN);
+        }
+
+        @ConditionalOnSingleCandidate(DataSource.class)
+        static class SingleDataSource {
+        }
+
+        @ConditionalOnBean(annotation = DistributedLockDataSource.class)
+        static class MarkedDataSource {
         }
     }
 
@@ -255,7 +288,7 @@ public final class DistributedLockAutoConfiguration {
 
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnClass(DataSourceScriptDatabaseInitializer.class)
-    @ConditionalOnSingleCandidate(DataSource.class)
+    @Conditional(OnLockDataSourceCondition.class)
     @ConditionalOnProperty(name = "distributed-lock.store", havingValue = "jdbc", matchIfMissing = true)
     @EnableConfigurationProperties(DistributedLockJdbcProperties.class)
     static class DataSourceInitializationConfiguration {
@@ -264,8 +297,11 @@ public final class DistributedLockAutoConfiguration {
         @ConditionalOnMissingBean
         @Conditional(OnDistributedLockDatasourceInitializationCondition.class)
         DistributedLockDataSourceScriptDatabaseInitializer distributedLockDataSourceScriptDatabaseInitializer(
-                DataSource dataSource, DistributedLockJdbcProperties jdbcProperties,
-                DistributedLockProperties properties, ObjectProvider<LockDialect> lockDialect) {
+                ObjectProvider<DataSource> dataSources,
+                @DistributedLockDataSource ObjectProvider<DataSource> lockDataSource,
+                DistributedLockJdbcProperties jdbcProperties, DistributedLockProperties properties,
+                ObjectProvider<LockDialect> lockDialect) {
+            DataSource dataSource = lockDataSource(dataSources, lockDataSource);
             return new DistributedLockDataSourceScriptDatabaseInitializer(dataSource,
                     withKnownPlatform(jdbcProperties, dataSource, properties, lockDialect), properties.getTableName());
         }
@@ -341,7 +377,7 @@ public final class DistributedLockAutoConfiguration {
             super(ConfigurationPhase.REGISTER_BEAN);
         }
 
-        @ConditionalOnSingleCandidate(DataSource.class)
+        @Conditional(OnLockDataSourceCondition.class)
         static class SingleDataSource {
         }
 

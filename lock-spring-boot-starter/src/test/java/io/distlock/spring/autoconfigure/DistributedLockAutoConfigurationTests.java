@@ -27,6 +27,7 @@ import io.distlock.core.jdbc.LockTableMissingException;
 import io.distlock.core.jdbc.LockTableName;
 import io.distlock.core.jdbc.dialect.LockDialect;
 import io.distlock.core.jdbc.dialect.LockDialects;
+import io.distlock.spring.DistributedLockDataSource;
 import io.distlock.spring.aop.DistributedLockAdvisor;
 import io.distlock.testsupport.TestDatabase;
 import org.junit.jupiter.api.Test;
@@ -41,6 +42,9 @@ import org.springframework.boot.sql.init.DatabaseInitializationMode;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.transaction.autoconfigure.TransactionAutoConfiguration;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Primary;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DelegatingDataSource;
 import org.springframework.jdbc.datasource.embedded.EmbeddedDatabaseBuilder;
@@ -96,6 +100,68 @@ class DistributedLockAutoConfigurationTests {
             .withBean("first", DataSource.class, DistributedLockAutoConfigurationTests::embeddedLockDatabase)
             .withBean("second", DataSource.class, DistributedLockAutoConfigurationTests::embeddedLockDatabase)
             .run(context -> assertThat(context).hasNotFailed().doesNotHaveBean(LockManager.class));
+    }
+
+    @Test
+    void theDataSourceMarkedForLocksHoldsTheLockTableAndTheApplicationsPrimaryOneIsLeftAlone() {
+        runner.withUserConfiguration(PrimaryAndLockDataSources.class).run(context -> {
+            assertThat(context).hasNotFailed();
+            DataSource application = context.getBean("applicationDataSource", DataSource.class);
+            DataSource locks = context.getBean("lockDataSource", DataSource.class);
+            assertThat(tableCount(locks, "DISTRIBUTED_LOCKS")).as("created in the lock data source").isOne();
+            assertThat(tableCount(application, "DISTRIBUTED_LOCKS")).as("none in the application's").isZero();
+            try (Lease lease = context.getBean(LockManager.class).tryAcquire("marked", Duration.ofSeconds(5))
+                .orElseThrow()) {
+                assertThat(rowCount(locks, "distributed_locks")).isOne();
+            }
+        });
+    }
+
+    @Test
+    void aDataSourceMarkedForLocksIsUsedWhenNoneOfSeveralIsPrimary() {
+        new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(DistributedLockAutoConfiguration.class))
+            .withBean("first", DataSource.class, DistributedLockAutoConfigurationTests::embeddedLockDatabase)
+            .withUserConfiguration(MarkedLockDataSource.class)
+            .run(context -> {
+                assertThat(context).hasNotFailed().hasSingleBean(LockManager.class);
+                context.getBean(LockManager.class).tryAcquire("marked", Duration.ofSeconds(5)).orElseThrow()
+                    .release();
+                assertThat(new JdbcTemplate(context.getBean("marked", DataSource.class)).queryForObject(
+                        "SELECT COUNT(*) FROM distributed_locks WHERE resource = 'marked'", Integer.class)).isOne();
+                assertThat(rowCount(context.getBean("first", DataSource.class), "distributed_locks")).isZero();
+            });
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class PrimaryAndLockDataSources {
+
+        @Bean
+        @Primary
+        DataSource applicationDataSource() {
+            return new EmbeddedDatabaseBuilder().setType(EmbeddedDatabaseType.H2).generateUniqueName(true).build();
+        }
+
+        @Bean
+        @DistributedLockDataSource
+        DataSource lockDataSource() {
+            return new EmbeddedDatabaseBuilder().setType(EmbeddedDatabaseType.H2).generateUniqueName(true).build();
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class MarkedLockDataSource {
+
+        @Bean
+        @DistributedLockDataSource
+        DataSource marked() {
+            return embeddedLockDatabase();
+        }
+    }
+
+    private static int tableCount(DataSource dataSource, String table) {
+        Integer count = new JdbcTemplate(dataSource).queryForObject(
+                "SELECT COUNT(*) FROM INFORMATION_SCHEMA.TABLES WHERE TABLE_NAME = ?", Integer.class, table);
+        return count != null ? count : -1;
     }
 
     @Test
