@@ -153,8 +153,7 @@ public final class DistributedLockAutoConfiguration {
      * start-up, or the start fails saying it could not be reached.
      */
     @Configuration(proxyBeanMethods = false)
-    @Conditional(EagerStartupCheckCondition.class)
-    @Conditional(OnLockDataSourceCondition.class)
+    @Conditional({ EagerStartupCheckCondition.class, OnLockDataSourceCondition.class })
     @ConditionalOnProperty(name = "distributed-lock.store", havingValue = "jdbc", matchIfMissing = true)
     static class EagerRepositoryConfiguration {
 

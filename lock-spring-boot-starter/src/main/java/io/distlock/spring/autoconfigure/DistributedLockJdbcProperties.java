@@ -36,10 +36,12 @@ public class DistributedLockJdbcProperties {
 
     /**
      * Whether, on PostgreSQL, a release that frees a lock notifies waiters in other processes (LISTEN/NOTIFY), so
-     * that they take it at once instead of at their next poll. Each lock manager then listens on one connection of
-     * the pool while its threads wait. Latency only; ignored on other databases.
+     * that they take it at once instead of at their next poll. The lock repository then listens on one connection
+     * of the pool while threads wait. Latency only; ignored on other databases.
      */
     private boolean notifyWaiters = true;
+
+    /**
      * Path to the SQL script that creates the lock table and its token sequence.
      */
     private String schema = DEFAULT_SCHEMA_LOCATION;
