@@ -4,7 +4,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.concurrent.atomic.AtomicReference;
 
 import io.distlock.core.jdbc.JdbcLockRepository;
@@ -47,14 +46,8 @@ abstract class JdbcLeaseContractTests extends LeaseContract {
     }
 
     @Override
-    protected void forceExpiry(String resource) throws SQLException {
-        try (Connection connection = database().dataSource().getConnection();
-                PreparedStatement statement = connection.prepareStatement(
-                        "UPDATE " + table + " SET expires_at = ? WHERE resource = ?")) {
-            statement.setObject(1, database().dialect().instantParameter(Instant.parse("2000-01-01T00:00:00Z")));
-            statement.setString(2, resource);
-            assertThat(statement.executeUpdate()).isEqualTo(1);
-        }
+    protected void forceExpiry(String resource) {
+        assertThat(database().expireLongAgo(table, resource)).isEqualTo(1);
     }
 
     @Override
