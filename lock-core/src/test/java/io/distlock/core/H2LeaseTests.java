@@ -5,7 +5,7 @@ import io.distlock.testsupport.TestDatabase;
 /**
  * Leases, watchdog and manager on H2.
  */
-class H2LeaseTests extends LeaseContractTests {
+class H2LeaseTests extends JdbcLeaseContractTests {
 
     @Override
     protected TestDatabase database() {

@@ -5,7 +5,7 @@ import io.distlock.testsupport.TestDatabase;
 /**
  * Leases, watchdog and manager on MariaDb.
  */
-class MariaDbLeaseTests extends LeaseContractTests {
+class MariaDbLeaseTests extends JdbcLeaseContractTests {
 
     @Override
     protected TestDatabase database() {

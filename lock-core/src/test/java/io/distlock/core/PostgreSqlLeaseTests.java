@@ -5,7 +5,7 @@ import io.distlock.testsupport.TestDatabase;
 /**
  * Leases, watchdog and manager on PostgreSQL.
  */
-class PostgreSqlLeaseTests extends LeaseContractTests {
+class PostgreSqlLeaseTests extends JdbcLeaseContractTests {
 
     @Override
     protected TestDatabase database() {

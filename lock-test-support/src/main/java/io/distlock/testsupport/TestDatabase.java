@@ -3,9 +3,11 @@ package io.distlock.testsupport;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Instant;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.Map;
@@ -238,6 +240,44 @@ public enum TestDatabase {
         execute("DROP TABLE IF EXISTS " + table + "_slots");
         execute("DROP TABLE IF EXISTS " + table);
         execute("DROP SEQUENCE IF EXISTS " + table.sequence());
+    }
+
+    /**
+     * For tests: ends a lock's lease behind its holder's back, as if it had expired in 2000.
+     *
+     * @param table the lock table
+     * @param resource the lock's resource
+     * @return how many rows changed: 1 when the lock's row exists
+     */
+    public int expireLongAgo(LockTableName table, String resource) {
+        try (Connection connection = dataSource().getConnection();
+                PreparedStatement statement = connection.prepareStatement(
+                        "UPDATE " + table + " SET expires_at = ? WHERE resource = ?")) {
+            statement.setObject(1, dialect().instantParameter(Instant.parse("2000-01-01T00:00:00Z")));
+            statement.setString(2, resource);
+            return statement.executeUpdate();
+        }
+        catch (SQLException ex) {
+            throw new IllegalStateException(ex);
+        }
+    }
+
+    /**
+     * For tests: the database's clock, read as the lock statements read it in database-time mode.
+     *
+     * @return the database's time now
+     */
+    public Instant currentTime() {
+        try (Connection connection = dataSource().getConnection();
+                PreparedStatement statement = connection.prepareStatement("SELECT "
+                        + dialect().currentTimeExpression());
+                ResultSet rs = statement.executeQuery()) {
+            rs.next();
+            return dialect().readInstant(rs, 1);
+        }
+        catch (SQLException ex) {
+            throw new IllegalStateException(ex);
+        }
     }
 
     /**

@@ -6,7 +6,7 @@ import io.distlock.testsupport.TestDatabase;
 /**
  * The lock repository contract on H2 with the application's clock.
  */
-class H2ApplicationTimeLockRepositoryTests extends LockRepositoryContractTests {
+class H2ApplicationTimeLockRepositoryTests extends JdbcLockRepositoryContractTests {
 
     @Override
     protected TestDatabase database() {

@@ -5,7 +5,7 @@ import io.distlock.testsupport.TestDatabase;
 /**
  * The lock repository contract on H2 with database time.
  */
-class H2LockRepositoryTests extends LockRepositoryContractTests {
+class H2LockRepositoryTests extends JdbcLockRepositoryContractTests {
 
     @Override
     protected TestDatabase database() {

@@ -6,7 +6,7 @@ import io.distlock.testsupport.TestDatabase;
 /**
  * The lock repository contract on MariaDb with the application's clock.
  */
-class MariaDbApplicationTimeLockRepositoryTests extends LockRepositoryContractTests {
+class MariaDbApplicationTimeLockRepositoryTests extends JdbcLockRepositoryContractTests {
 
     @Override
     protected TestDatabase database() {

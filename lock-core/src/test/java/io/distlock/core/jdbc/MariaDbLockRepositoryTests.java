@@ -5,7 +5,7 @@ import io.distlock.testsupport.TestDatabase;
 /**
  * The lock repository contract on MariaDb with database time.
  */
-class MariaDbLockRepositoryTests extends LockRepositoryContractTests {
+class MariaDbLockRepositoryTests extends JdbcLockRepositoryContractTests {
 
     @Override
     protected TestDatabase database() {

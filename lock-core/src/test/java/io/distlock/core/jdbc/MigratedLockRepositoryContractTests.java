@@ -4,7 +4,7 @@ package io.distlock.core.jdbc;
  * The lock repository contract on a lock table that a migration tool created with the library's migration, as an
  * application whose schema Flyway or Liquibase owns would have it.
  */
-abstract class MigratedLockRepositoryContractTests extends LockRepositoryContractTests {
+abstract class MigratedLockRepositoryContractTests extends JdbcLockRepositoryContractTests {
 
     /**
      * Creates the lock table and the fencing table with the tool.

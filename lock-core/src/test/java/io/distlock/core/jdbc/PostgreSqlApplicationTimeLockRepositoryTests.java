@@ -6,7 +6,7 @@ import io.distlock.testsupport.TestDatabase;
 /**
  * The lock repository contract on PostgreSQL with the application's clock.
  */
-class PostgreSqlApplicationTimeLockRepositoryTests extends LockRepositoryContractTests {
+class PostgreSqlApplicationTimeLockRepositoryTests extends JdbcLockRepositoryContractTests {
 
     @Override
     protected TestDatabase database() {

@@ -5,7 +5,7 @@ import io.distlock.testsupport.TestDatabase;
 /**
  * The lock repository contract on PostgreSQL with database time.
  */
-class PostgreSqlLockRepositoryTests extends LockRepositoryContractTests {
+class PostgreSqlLockRepositoryTests extends JdbcLockRepositoryContractTests {
 
     @Override
     protected TestDatabase database() {

@@ -1,8 +1,5 @@
-package io.distlock.core;
+package io.distlock.testsupport;
 
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -12,6 +9,7 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -19,60 +17,124 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
-import io.distlock.core.jdbc.JdbcLockRepository;
-import io.distlock.core.jdbc.LockTableName;
-import io.distlock.testsupport.CountingDataSource;
-import io.distlock.testsupport.TestDatabase;
+import io.distlock.core.Lease;
+import io.distlock.core.LeaseKey;
+import io.distlock.core.LeaseWatchdog;
+import io.distlock.core.LockLostException;
+import io.distlock.core.LockManager;
+import io.distlock.core.LockOutcome;
+import io.distlock.core.LockRecord;
+import io.distlock.core.LockRepository;
+import io.distlock.core.LockRequest;
+import io.distlock.core.LockResult;
+import io.distlock.core.WatchdogSettings;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
-
-import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.jdbc.datasource.DataSourceTransactionManager;
-import org.springframework.transaction.support.TransactionTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Leases, the watchdog and the manager on a real database: keep-alive through long work, loss detected within one
- * renewal interval, batched renewal rounds, no renewal after release, isolation from the caller's transaction, and
- * a ShedLock-style fuzz test of a non-atomic critical section.
+ * Leases, the watchdog and the manager on a real store, written once for every store: keep-alive through work
+ * longer than the lease, loss detected within one renewal interval, a lease run out after its maximum hold told
+ * once, renewal racing release, batched renewal rounds, no renewal after release, and a ShedLock-style fuzz test of
+ * a non-atomic critical section. Each store runs it in a subclass that opens the store, says how to end a lease
+ * behind its holder's back and counts the store's round trips, and adds what only that store does.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-abstract class LeaseContractTests {
+public abstract class LeaseContract {
 
-    private LockTableName table;
-
-    private CountingDataSource counting;
-
-    private JdbcLockRepository repository;
+    private LockRepository repository;
 
     private LockManager locks;
 
-    protected abstract TestDatabase database();
+    /**
+     * Opens the store under test, once before the tests.
+     *
+     * @return its repository, counting its round trips
+     */
+    protected abstract LockRepository openStore();
+
+    /** Removes what {@link #openStore()} made, once after the tests, even when it did not finish. */
+    protected abstract void closeStore();
+
+    /**
+     * Ends a live lease in the store behind its holder's back, as if it had expired.
+     *
+     * @param resource the lease's resource
+     * @throws Exception when the store cannot be reached
+     */
+    protected abstract void forceExpiry(String resource) throws Exception;
+
+    /** Starts counting the store's round trips (statements, scripts) from zero. */
+    protected abstract void resetRoundTrips();
+
+    /**
+     * The round trips since {@link #resetRoundTrips()}.
+     *
+     * @return how many
+     */
+    protected abstract int roundTrips();
+
+    /**
+     * The store's name in the figures the tests print.
+     *
+     * @return for example {@code h2} or {@code redis}
+     */
+    protected abstract String storeName();
+
+    /**
+     * What the store's round trips are, in the figures the tests print.
+     *
+     * @return for example {@code statements} or {@code scripts}
+     */
+    protected abstract String roundTripUnit();
 
     @BeforeAll
-    void createTable() {
-        table = database().createLockTable();
-        counting = new CountingDataSource(database().dataSource());
-        repository = JdbcLockRepository.builder(counting).tableName(table.value()).dialect(database().dialect()).build();
+    void openManager() {
+        repository = openStore();
         locks = LockManager.builder(repository).build();
     }
 
     @AfterAll
-    void dropTable() {
-        if (locks != null) {
-            locks.close();
+    void closeManager() {
+        try {
+            if (locks != null) {
+                locks.close();
+            }
         }
-        if (table != null) {
-            database().dropLockTable(table);
+        finally {
+            closeStore();
         }
     }
 
-    private static String resource() {
+    /**
+     * The store under test.
+     *
+     * @return what {@link #openStore()} returned
+     */
+    protected LockRepository repository() {
+        return repository;
+    }
+
+    /**
+     * The manager the tests share, with its own watchdog.
+     *
+     * @return the manager
+     */
+    protected LockManager locks() {
+        return locks;
+    }
+
+    /**
+     * A resource name of its own.
+     *
+     * @return the name
+     */
+    protected static String resource() {
         return "lease:" + UUID.randomUUID();
     }
 
@@ -85,6 +147,19 @@ abstract class LeaseContractTests {
         assertThat(lease.isLost()).isFalse();
         assertThat(lease.expiresAt()).isAfter(lease.acquiredAt().plusSeconds(4));
         assertThat(lease.release()).isEqualTo(LockResult.APPLIED);
+        assertThat(repository.find(resource)).isEmpty();
+    }
+
+    @Test
+    void runLockedKeepsTheLeaseAliveThroughWorkLongerThanItsTtl() throws InterruptedException {
+        String resource = resource();
+        LockOutcome<Long> outcome = locks.runLocked(LockRequest.of(resource, Duration.ofSeconds(1)), lease -> {
+            Thread.sleep(2500);
+            lease.checkHeld();
+            return lease.token();
+        });
+        assertThat(outcome.status()).isEqualTo(LockOutcome.Status.RAN);
+        assertThat(outcome.value()).isPositive();
         assertThat(repository.find(resource)).isEmpty();
     }
 
@@ -107,7 +182,7 @@ abstract class LeaseContractTests {
         assertThat(lease.isLost()).isTrue();
         assertThatThrownBy(lease::checkHeld).isInstanceOf(LockLostException.class).hasMessageContaining(resource);
         assertThat(thief.token()).isGreaterThan(lease.token());
-        assertThat(lease.release()).as("known lost: released at once, without a statement")
+        assertThat(lease.release()).as("known lost: released at once, without a round trip")
                 .isEqualTo(LockResult.NOT_FOUND);
         assertThat(repository.find(resource).orElseThrow().owner()).isEqualTo(thief.owner());
         thief.release();
@@ -129,7 +204,7 @@ abstract class LeaseContractTests {
             assertThat(reason.get()).contains("maximum hold time of PT0.9S");
             assertThat(lease.lostReason()).contains(reason.get());
             assertThat(manager.lostLeaseCount()).isEqualTo(1);
-            // Told at the local deadline, which errs early: the database frees the row a statement's latency later.
+            // Told at the local deadline, which errs early: the store frees the lock a round trip's latency later.
             await().atMost(Duration.ofSeconds(5)).until(() -> manager.tryAcquire(resource, Duration.ofMinutes(1))
                     .isPresent());
             await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(1)).until(() -> told.get() == 1);
@@ -144,7 +219,7 @@ abstract class LeaseContractTests {
                 String resource = resource();
                 Lease lease = locks.acquire(LockRequest.of(resource, Duration.ofMinutes(1))
                         .withMinHold(Duration.ofMillis(200)).withoutRenewal()).orElseThrow();
-                java.util.concurrent.CyclicBarrier start = new java.util.concurrent.CyclicBarrier(2);
+                CyclicBarrier start = new CyclicBarrier(2);
                 Future<?> renewing = pool.submit(() -> {
                     start.await();
                     try {
@@ -173,7 +248,7 @@ abstract class LeaseContractTests {
     }
 
     @Test
-    void tenThousandLeasesAreRenewedInAtMostTwentyStatementsARound() throws Exception {
+    void tenThousandLeasesAreRenewedInAtMostTwentyRoundTripsARound() throws Exception {
         Duration ttl = Duration.ofSeconds(16);
         List<Lease> leases = Collections.synchronizedList(new ArrayList<>());
         ExecutorService pool = Executors.newFixedThreadPool(8);
@@ -193,12 +268,12 @@ abstract class LeaseContractTests {
             leases.forEach(lease -> lease.keepAlive(Duration.ofMinutes(5)));
             // The first renewals follow the acquisition order; once every lease was renewed, rounds are aligned.
             awaitEveryLeaseRenewed(leases);
-            counting.reset();
+            resetRoundTrips();
             awaitEveryLeaseRenewed(leases);
             assertThat(leases).hasSize(10_000).noneMatch(Lease::isLost);
-            System.out.printf("WATCHDOG db=%s leases=10000 statements_per_round=%d%n", database().id(),
-                    counting.statements());
-            assertThat(counting.statements()).as("statements for one round renewing 10,000 leases").isBetween(1, 20);
+            System.out.printf("WATCHDOG db=%s leases=10000 %s_per_round=%d%n", storeName(), roundTripUnit(),
+                    roundTrips());
+            assertThat(roundTrips()).as("%s for one round renewing 10,000 leases", roundTripUnit()).isBetween(1, 20);
         }
         finally {
             pool.shutdownNow();
@@ -269,66 +344,5 @@ abstract class LeaseContractTests {
         }
         assertThat(overlaps.get()).isZero();
         assertThat(counters).containsExactly(400, 400);
-    }
-
-    @Test
-    void acquiringInsideACallersTransactionCommitsAtOnceAndSurvivesItsRollback() {
-        String resource = resource();
-        TransactionTemplate transaction = new TransactionTemplate(new DataSourceTransactionManager(
-                database().dataSource()));
-        JdbcTemplate callerJdbc = new JdbcTemplate(database().dataSource());
-        AtomicReference<Lease> inside = new AtomicReference<>();
-        transaction.executeWithoutResult(status -> {
-            callerJdbc.queryForObject("SELECT COUNT(*) FROM " + table, Integer.class);
-            inside.set(locks.tryAcquire(resource, Duration.ofMinutes(1)).orElseThrow());
-            assertThat(otherConnectionSees(resource)).as("visible to others before the caller commits").isTrue();
-            status.setRollbackOnly();
-        });
-        assertThat(repository.find(resource).map(LockRecord::owner)).contains(inside.get().owner());
-        inside.get().release();
-    }
-
-    @Test
-    void aLockConflictDoesNotSpoilTheCallersTransaction() {
-        String held = resource();
-        String marker = resource();
-        Lease holder = locks.tryAcquire(held, Duration.ofMinutes(1)).orElseThrow();
-        TransactionTemplate transaction = new TransactionTemplate(new DataSourceTransactionManager(
-                database().dataSource()));
-        JdbcTemplate callerJdbc = new JdbcTemplate(database().dataSource());
-        transaction.executeWithoutResult(status -> {
-            assertThat(locks.tryAcquire(held, Duration.ofMinutes(1))).isEmpty();
-            assertThat(locks.tryAcquire(holder.resource(), Duration.ofMinutes(1))).isEmpty();
-            callerJdbc.update("INSERT INTO " + table + " (resource, owner, token, acquired_at, expires_at) "
-                    + "SELECT ?, owner, token, acquired_at, expires_at FROM " + table + " WHERE resource = ?", marker,
-                    held);
-        });
-        assertThat(repository.find(marker)).isPresent();
-        holder.release();
-    }
-
-    private boolean otherConnectionSees(String resource) {
-        try (Connection connection = database().dataSource().getConnection();
-                PreparedStatement statement = connection.prepareStatement(
-                        "SELECT COUNT(*) FROM " + table + " WHERE resource = ?")) {
-            statement.setString(1, resource);
-            try (var rs = statement.executeQuery()) {
-                rs.next();
-                return rs.getInt(1) == 1;
-            }
-        }
-        catch (SQLException ex) {
-            throw new IllegalStateException(ex);
-        }
-    }
-
-    private void forceExpiry(String resource) throws SQLException {
-        try (Connection connection = database().dataSource().getConnection();
-                PreparedStatement statement = connection.prepareStatement(
-                        "UPDATE " + table + " SET expires_at = ? WHERE resource = ?")) {
-            statement.setObject(1, database().dialect().instantParameter(Instant.parse("2000-01-01T00:00:00Z")));
-            statement.setString(2, resource);
-            assertThat(statement.executeUpdate()).isEqualTo(1);
-        }
     }
 }
