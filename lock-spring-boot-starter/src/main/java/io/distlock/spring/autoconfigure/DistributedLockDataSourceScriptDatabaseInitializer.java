@@ -93,7 +93,7 @@ public class DistributedLockDataSourceScriptDatabaseInitializer extends DataSour
 
     @Override
     protected void runScripts(Scripts scripts) {
-        if (table.equals(LockTableName.DEFAULT)) {
+        if (!renames()) {
             super.runScripts(scripts);
             return;
         }
@@ -106,10 +106,29 @@ public class DistributedLockDataSourceScriptDatabaseInitializer extends DataSour
                 .separator(scripts.getSeparator()).encoding(encoding));
     }
 
+    /**
+     * Whether the scripts name another table than the one they were written for.
+     *
+     * @return {@code true} unless the table is {@code distributed_locks}
+     */
+    boolean renames() {
+        return !table.equals(LockTableName.DEFAULT);
+    }
+
+    /**
+     * Renames the table in a script.
+     *
+     * @param script a script written for {@code distributed_locks}
+     * @return the script for the configured table
+     */
+    String rename(String script) {
+        return LockSchema.rename(script, table);
+    }
+
     private Resource renamed(Resource script, Charset encoding) {
         try {
-            String text = LockSchema.rename(script.getContentAsString(encoding), table);
-            return new ByteArrayResource(text.getBytes(encoding), script.getDescription() + " for table " + table);
+            String text = rename(script.getContentAsString(encoding));
+            return new ByteArrayResource(text.getBytes(encoding), script.getDescription() + " renamed");
         }
         catch (IOException ex) {
             throw new UncheckedIOException("Cannot read lock table script " + script, ex);

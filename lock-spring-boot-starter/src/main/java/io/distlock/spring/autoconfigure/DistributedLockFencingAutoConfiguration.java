@@ -1,0 +1,62 @@
+package io.distlock.spring.autoconfigure;
+
+import javax.sql.DataSource;
+
+import io.distlock.core.jdbc.FencingGuard;
+import io.distlock.core.jdbc.dialect.LockDialect;
+import io.distlock.core.jdbc.dialect.LockDialects;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.sql.init.dependency.DatabaseInitializationDependencyConfigurer;
+import org.springframework.boot.sql.init.dependency.DependsOnDatabaseInitialization;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
+
+/**
+ * Auto-configuration of fenced writes, with {@code distributed-lock.fencing.enabled=true}: a {@link FencingGuard} on
+ * the application's single (or primary) {@link DataSource} — the one the protected writes go to, which may differ from
+ * the lock table's — and its table, created from lock-core's script under the lock table's initialisation mode.
+ */
+@AutoConfiguration(after = DistributedLockAutoConfiguration.class)
+@ConditionalOnClass(FencingGuard.class)
+@ConditionalOnBooleanProperty("distributed-lock.fencing.enabled")
+@ConditionalOnSingleCandidate(DataSource.class)
+@EnableConfigurationProperties({ DistributedLockFencingProperties.class, DistributedLockJdbcProperties.class,
+        DistributedLockProperties.class })
+@Import(DatabaseInitializationDependencyConfigurer.class)
+public final class DistributedLockFencingAutoConfiguration {
+
+    @Bean
+    @ConditionalOnMissingBean
+    @DependsOnDatabaseInitialization
+    FencingGuard fencingGuard(DataSource dataSource, DistributedLockFencingProperties fencing,
+            DistributedLockProperties properties, ObjectProvider<LockDialect> lockDialect) {
+        FencingGuard guard = FencingGuard.builder(dataSource).tableName(fencing.getTableName())
+                .dialect(dialect(properties, lockDialect)).build();
+        if (properties.getStartupCheck() != DistributedLockProperties.StartupCheck.LAZY) {
+            guard.verifySchema();
+        }
+        return guard;
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    FencingTableScriptDatabaseInitializer fencingTableScriptDatabaseInitializer(DataSource dataSource,
+            DistributedLockFencingProperties fencing, DistributedLockJdbcProperties jdbc,
+            DistributedLockProperties properties, ObjectProvider<LockDialect> lockDialect) {
+        return new FencingTableScriptDatabaseInitializer(dataSource, jdbc, fencing.getTableName(),
+                dialect(properties, lockDialect));
+    }
+
+    /** The application's own {@link LockDialect} bean, else {@code distributed-lock.dialect}, else none (detect). */
+    private static LockDialect dialect(DistributedLockProperties properties, ObjectProvider<LockDialect> lockDialect) {
+        String named = properties.getDialect();
+        return lockDialect.getIfAvailable(() -> named != null && !named.isBlank() ? LockDialects.byName(named) : null);
+    }
+}

@@ -1,0 +1,43 @@
+package io.distlock.spring.autoconfigure;
+
+import javax.sql.DataSource;
+
+import io.distlock.core.jdbc.FencingGuard;
+import io.distlock.core.jdbc.dialect.LockDialect;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Creates the fencing table from the script lock-core ships for the database, renamed to the configured table, under
+ * the lock table's initialisation mode ({@code distributed-lock.jdbc.initialize-schema}).
+ */
+final class FencingTableScriptDatabaseInitializer extends DistributedLockDataSourceScriptDatabaseInitializer {
+
+    static final String SCHEMA_LOCATION = "classpath:io/distlock/core/jdbc/dialect/fencing-schema-@@platform@@.sql";
+
+    private final String fencingTable;
+
+    FencingTableScriptDatabaseInitializer(DataSource dataSource, DistributedLockJdbcProperties jdbc,
+            String fencingTable, @Nullable LockDialect dialect) {
+        super(dataSource, withFencingScript(jdbc), "distributed_locks", dialect);
+        this.fencingTable = fencingTable;
+    }
+
+    private static DistributedLockJdbcProperties withFencingScript(DistributedLockJdbcProperties jdbc) {
+        DistributedLockJdbcProperties fencing = new DistributedLockJdbcProperties();
+        fencing.setSchema(SCHEMA_LOCATION);
+        fencing.setPlatform(jdbc.getPlatform());
+        fencing.setInitializeSchema(jdbc.getInitializeSchema());
+        fencing.setContinueOnError(jdbc.isContinueOnError());
+        return fencing;
+    }
+
+    @Override
+    boolean renames() {
+        return !fencingTable.equals(FencingGuard.DEFAULT_TABLE_NAME);
+    }
+
+    @Override
+    String rename(String script) {
+        return script.replace(FencingGuard.DEFAULT_TABLE_NAME, fencingTable);
+    }
+}

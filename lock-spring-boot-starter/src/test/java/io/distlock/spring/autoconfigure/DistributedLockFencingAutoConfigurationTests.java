@@ -1,0 +1,64 @@
+package io.distlock.spring.autoconfigure;
+
+import javax.sql.DataSource;
+
+import io.distlock.core.jdbc.FencingGuard;
+import io.distlock.core.jdbc.FencingResult;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
+import org.springframework.boot.jdbc.autoconfigure.DataSourceTransactionManagerAutoConfiguration;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.transaction.autoconfigure.TransactionAutoConfiguration;
+import org.springframework.jdbc.datasource.embedded.EmbeddedDatabaseBuilder;
+import org.springframework.jdbc.datasource.embedded.EmbeddedDatabaseType;
+import org.springframework.transaction.support.TransactionTemplate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * {@link DistributedLockFencingAutoConfiguration}: off unless asked for; then a {@link FencingGuard} on the
+ * application's data source and its table under the configured name, created as the lock table is, or a start that
+ * fails naming the table when it is missing and initialisation is off.
+ */
+class DistributedLockFencingAutoConfigurationTests {
+
+    private final ApplicationContextRunner runner = new ApplicationContextRunner()
+        .withPropertyValues("spring.datasource.generate-unique-name=true")
+        .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class,
+                DataSourceTransactionManagerAutoConfiguration.class, TransactionAutoConfiguration.class,
+                DistributedLockAutoConfiguration.class, DistributedLockFencingAutoConfiguration.class));
+
+    @Test
+    void providesNoFencingGuardUnlessEnabled() {
+        runner.run(context -> assertThat(context).hasNotFailed().doesNotHaveBean(FencingGuard.class));
+    }
+
+    @Test
+    void whenEnabledCreatesTheTableUnderItsNameAndTheGuardFencesWritesInTheCallersTransaction() {
+        runner.withPropertyValues("distributed-lock.fencing.enabled=true",
+                "distributed-lock.fencing.table-name=ledger_fence").run(context -> {
+                    assertThat(context).hasNotFailed().hasSingleBean(FencingGuard.class);
+                    FencingGuard guard = context.getBean(FencingGuard.class);
+                    assertThat(guard.tableName()).isEqualTo("ledger_fence");
+                    TransactionTemplate transaction = context.getBean(TransactionTemplate.class);
+                    FencingResult newer = transaction.execute(status -> guard.admit("ledger", 7));
+                    FencingResult older = transaction.execute(status -> guard.admit("ledger", 6));
+                    assertThat(newer).isEqualTo(FencingResult.ACCEPTED);
+                    assertThat(older).as("an older token after a newer one").isEqualTo(FencingResult.REFUSED);
+                    assertThat(guard.lastToken("ledger")).hasValue(7);
+                });
+    }
+
+    @Test
+    void aMissingTableWithInitialisationOffFailsTheStartNamingIt() {
+        // The lock table is there (made by hand); the fencing table is not, and nothing creates it.
+        runner.withBean(DataSource.class, () -> new EmbeddedDatabaseBuilder().setType(EmbeddedDatabaseType.H2)
+                .generateUniqueName(true).addScript("classpath:io/distlock/core/jdbc/dialect/schema-h2.sql").build())
+            .withPropertyValues("distributed-lock.fencing.enabled=true",
+                "distributed-lock.fencing.table-name=missing_fence", "distributed-lock.jdbc.initialize-schema=never")
+            .run(context -> assertThat(context).hasFailed().getFailure()
+                .hasStackTraceContaining("Fencing table 'missing_fence'"));
+    }
+}
