@@ -405,9 +405,7 @@ class LockManagerTests {
     }
 
     /** Delegates to a repository, holding the answer of one watchdog round back after the database ran it. */
-    private static final class PausingRepository implements LockRepository {
-
-        final LockRepository delegate;
+    private static final class PausingRepository extends DelegatingLockRepository {
 
         final AtomicBoolean pauseNextRound = new AtomicBoolean();
 
@@ -416,22 +414,12 @@ class LockManagerTests {
         final CountDownLatch resume = new CountDownLatch(1);
 
         PausingRepository(LockRepository delegate) {
-            this.delegate = delegate;
-        }
-
-        @Override
-        public Optional<LockRecord> acquire(String resource, String owner, Duration ttl) {
-            return delegate.acquire(resource, owner, ttl);
-        }
-
-        @Override
-        public RenewResult renew(String resource, String owner, Duration ttl) {
-            return delegate.renew(resource, owner, ttl);
+            super(delegate);
         }
 
         @Override
         public java.util.Map<LeaseKey, LockRecord> renewAll(java.util.Collection<LeaseKey> leases, Duration ttl) {
-            java.util.Map<LeaseKey, LockRecord> renewed = delegate.renewAll(leases, ttl);
+            java.util.Map<LeaseKey, LockRecord> renewed = delegate().renewAll(leases, ttl);
             if (pauseNextRound.compareAndSet(true, false)) {
                 roundExecuted.countDown();
                 try {
@@ -443,29 +431,8 @@ class LockManagerTests {
             }
             return renewed;
         }
-
-        @Override
-        public LockResult release(String resource, String owner, Duration minHold) {
-            return delegate.release(resource, owner, minHold);
-        }
-
-        @Override
-        public Optional<LockRecord> find(String resource) {
-            return delegate.find(resource);
-        }
-
-        @Override
-        public List<LockRecord> findAll() {
-            return delegate.findAll();
-        }
-
-        @Override
-        public int deleteExpired(Duration retention) {
-            return delegate.deleteExpired(retention);
-        }
     }
 
-    /** A data source that refuses connections while told to, as a database outage would. */
     /**
      * A database outage: while failing, no connection is given, and connections given before fail every statement
      * they are asked to prepare (such as the one the watchdog keeps for renewals).

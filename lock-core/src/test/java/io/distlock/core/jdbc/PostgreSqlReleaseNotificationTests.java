@@ -8,31 +8,25 @@ import java.sql.SQLTransientConnectionException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Consumer;
 
-import javax.sql.DataSource;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.AppenderBase;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import io.distlock.core.DelegatingLockRepository;
 import io.distlock.core.Lease;
-import io.distlock.core.LeaseKey;
 import io.distlock.core.LockManager;
 import io.distlock.core.LockRecord;
 import io.distlock.core.LockRepository;
 import io.distlock.core.LockResult;
-import io.distlock.core.ReleaseFeed;
-import io.distlock.core.RenewResult;
 import io.distlock.core.TimeSource;
 import io.distlock.testsupport.TestDatabase;
 import org.junit.jupiter.api.AfterAll;
@@ -364,69 +358,22 @@ class PostgreSqlReleaseNotificationTests {
     }
 
     /** The repository of a process, telling a hook of every attempt that found the lock held. */
-    private static final class HookedRepository implements LockRepository {
-
-        private final LockRepository delegate;
+    private static final class HookedRepository extends DelegatingLockRepository {
 
         private volatile ReleaseOnAttempt hook;
 
         HookedRepository(LockRepository delegate) {
-            this.delegate = delegate;
+            super(delegate);
         }
 
         @Override
         public Optional<LockRecord> acquire(String resource, String owner, Duration ttl) {
-            Optional<LockRecord> acquired = delegate.acquire(resource, owner, ttl);
+            Optional<LockRecord> acquired = delegate().acquire(resource, owner, ttl);
             ReleaseOnAttempt current = hook;
             if (acquired.isEmpty() && current != null) {
                 current.failedAttempt(resource);
             }
             return acquired;
-        }
-
-        @Override
-        public RenewResult renew(String resource, String owner, Duration ttl) {
-            return delegate.renew(resource, owner, ttl);
-        }
-
-        @Override
-        public Map<LeaseKey, LockRecord> renewAll(Collection<LeaseKey> leases, Duration ttl) {
-            return delegate.renewAll(leases, ttl);
-        }
-
-        @Override
-        public LockResult release(String resource, String owner, Duration minHold) {
-            return delegate.release(resource, owner, minHold);
-        }
-
-        @Override
-        public Optional<LockRecord> find(String resource) {
-            return delegate.find(resource);
-        }
-
-        @Override
-        public List<LockRecord> findAll() {
-            return delegate.findAll();
-        }
-
-        @Override
-        public int deleteExpired(Duration retention) {
-            return delegate.deleteExpired(retention);
-        }
-
-        @Override
-        public ReleaseFeed openReleaseFeed(Consumer<String> listener) {
-            return delegate.openReleaseFeed(listener);
-        }
-
-        @Override
-        public void reserveForRenewals(boolean reserve) {
-            delegate.reserveForRenewals(reserve);
-        }
-
-        @Override
-        public void verifySchema() {
-            delegate.verifySchema();
         }
     }
 
