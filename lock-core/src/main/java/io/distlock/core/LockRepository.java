@@ -154,10 +154,11 @@ public interface LockRepository {
     /**
      * Told by the watchdog whether it keeps leases alive, so that a store can hold back what renewals need — such as a
      * connection of its own — while leases are held, and give it back when none are: renewals must not depend on the
-     * application winning a race for its own connection pool. Called with {@code true} in the thread of the first lease
-     * to be kept alive, before its guarded work runs (so reserving may wait for the capacity), and with {@code false}
-     * on the watchdog's thread once no lease is kept alive, never twice in a row with the same answer and never
-     * concurrently; a store does nothing by default.
+     * application winning a race for its own connection pool. Called with {@code true} in the thread of every lease
+     * to be kept alive, before its guarded work runs (so reserving may wait for the capacity, and a store replaces
+     * then what it lost since — a reserved connection that broke — but must return at once when it still holds what
+     * it reserved), and with {@code false} on the watchdog's thread once no lease is kept alive, never concurrently; a
+     * store does nothing by default.
      *
      * @param reserve {@code true} while at least one lease is kept alive
      */

@@ -10,8 +10,9 @@ import org.springframework.core.NestedExceptionUtils;
 
 /**
  * Keeps the store's reservation for renewals ({@link LockRepository#reserveForRenewals}) in step with whether the
- * watchdog keeps leases alive. The first lease to be kept alive takes the reservation in its own thread, before its
- * guarded work runs, so that work which takes every pooled connection at once cannot leave the first renewal without
+ * watchdog keeps leases alive. Each lease to be kept alive takes the reservation in its own thread, before its guarded
+ * work runs — the first one takes it, the others make sure the store still holds it (a reserved connection that broke
+ * since is replaced then) — so that work which takes every pooled connection at once cannot leave the renewals without
  * one; giving it back never blocks: the watchdog's thread asks for it, and whoever applies the reservation at that
  * moment applies the current answer again once it is done. Every change is followed by an application that reads the
  * state after it, so the last one applied is always the current answer.
@@ -37,22 +38,20 @@ final class RenewalReservation {
     }
 
     /**
-     * Takes the reservation now, in the calling thread, unless it is held already; waits for whoever is applying it.
+     * Takes the reservation now, in the calling thread, or makes sure the store still holds it; waits for whoever is
+     * applying it.
      */
     void takeNow() {
-        if (applied) {
-            return;
-        }
         dirty = true;
         lock.lock();
-        applyWhileDirty();
+        applyWhileDirty(true);
     }
 
     /** Brings the reservation in step with the current answer, unless someone else is doing so: never blocks. */
     void update() {
         dirty = true;
         if (lock.tryLock()) {
-            applyWhileDirty();
+            applyWhileDirty(false);
         }
     }
 
@@ -69,15 +68,21 @@ final class RenewalReservation {
         }
     }
 
-    /** Applies the current answer while the state keeps changing; called holding the lock, which it gives back. */
-    private void applyWhileDirty() {
+    /**
+     * Applies the current answer while the state keeps changing; called holding the lock, which it gives back.
+     *
+     * @param refresh whether to ask the store for the reservation again even if it was applied already
+     */
+    private void applyWhileDirty(boolean refresh) {
+        boolean again = refresh;
         do {
             try {
                 dirty = false;
                 boolean wanted = needed.getAsBoolean();
-                if (wanted != applied) {
+                if (wanted != applied || (wanted && again)) {
                     apply(wanted);
                 }
+                again = false;
             }
             finally {
                 lock.unlock();

@@ -314,7 +314,7 @@ public final class JdbcLockRepository implements LockRepository {
      * <p>Reserving takes a connection at once and keeps it out of the pool for every renewal while the reservation
      * lasts, so that the watchdog keeps leases alive even while the guarded work holds every other connection: size
      * the pool for the guarded work's connections + 1. A reserved connection that fails is closed
-     * and replaced by the next renewal. When renewal cannot get a connection, that is told at WARN, naming the data
+     * and replaced by the next renewal, or before the guarded work of the next lease to be kept alive. When renewal cannot get a connection, that is told at WARN, naming the data
      * source.
      */
     @Override

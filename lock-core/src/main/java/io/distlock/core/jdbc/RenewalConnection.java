@@ -11,8 +11,9 @@ import org.slf4j.LoggerFactory;
  * The connection lease renewals keep for themselves while the watchdog keeps leases alive, so that renewals never
  * wait for the pool that the guarded work may hold entirely. Taken when the reservation starts — in the thread of the
  * first lease to be kept alive, before its guarded work runs — used by every batch renewal after it, replaced when it
- * breaks (any failure on it closes it, and the next renewal takes a fresh one), and given back when the reservation
- * ends. A renewal that finds it busy with another renewal takes a pooled connection.
+ * breaks (any failure on it closes it, and the next renewal or the next lease to be kept alive, whichever comes first,
+ * takes a fresh one), and given back when the reservation ends. A renewal that finds it busy with another renewal
+ * takes a pooled connection.
  */
 final class RenewalConnection {
 
@@ -24,21 +25,24 @@ final class RenewalConnection {
 
     private volatile boolean reserving;
 
-    /** Guarded by {@link #lock}. */
-    private StatementExecutor.@Nullable OwnConnection reserved;
+    /** Written under {@link #lock}; read without it as a hint. */
+    private volatile StatementExecutor.@Nullable OwnConnection reserved;
 
     RenewalConnection(StatementExecutor executor) {
         this.executor = executor;
     }
 
     /**
-     * Starts or ends the reservation. Starting takes the connection now (waiting for the pool at most as long as the
-     * pool lets callers wait; when it gives none, the first renewal tries again). Ending waits for a renewal in flight
-     * on the reserved connection and gives it back.
+     * Starts or ends the reservation. Starting — or asking again while it lasts — takes the connection now unless one
+     * is held (waiting for the pool at most as long as the pool lets callers wait; when it gives none, the next renewal
+     * tries again). Ending waits for a renewal in flight on the reserved connection and gives it back.
      *
      * @param reserve whether leases are being kept alive
      */
     void reserve(boolean reserve) {
+        if (reserve && reserving && reserved != null) {
+            return; // held, and perhaps busy with a renewal: nothing to wait for
+        }
         lock.lock();
         try {
             reserving = reserve;

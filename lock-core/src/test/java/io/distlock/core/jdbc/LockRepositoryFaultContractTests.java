@@ -468,6 +468,45 @@ abstract class LockRepositoryFaultContractTests {
     }
 
     @Test
+    void aLeaseWhoseGuardedWorkTakesEveryOtherConnectionAfterTheReservedOneBrokeIsNotLost() throws Exception {
+        Duration ttl = Duration.ofSeconds(1);
+        try (HikariDataSource small = pool("after-break", 2, config -> config.setConnectionTimeout(4000))) {
+            BreakableDataSource breakable = new BreakableDataSource(small);
+            try (io.distlock.core.LockManager manager = io.distlock.core.LockManager.builder(repositoryOn(breakable))
+                    .build()) {
+                io.distlock.core.Lease earlier = manager.acquire(io.distlock.core.LockRequest.of(resource(),
+                        Duration.ofSeconds(8))).orElseThrow();
+                assertThat(small.getHikariPoolMXBean().getActiveConnections()).as("reserved").isEqualTo(1);
+                breakable.breakLast();
+                org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(5))
+                        .alias("a renewal failed on the broken reserved connection, which was closed")
+                        .until(() -> small.getHikariPoolMXBean().getActiveConnections() == 0);
+                // Before the watchdog tries again, a new lease's guarded work takes every connection it can get.
+                io.distlock.core.Lease later = manager.acquire(io.distlock.core.LockRequest.of(resource(), ttl))
+                        .orElseThrow();
+                java.util.concurrent.CountDownLatch workDone = new java.util.concurrent.CountDownLatch(1);
+                List<Future<Boolean>> work = List.of(calls.submit(() -> holdAConnection(small, workDone)),
+                        calls.submit(() -> holdAConnection(small, workDone)));
+                try {
+                    org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5)).alias("every connection in use")
+                            .until(() -> small.getHikariPoolMXBean().getActiveConnections() == 2);
+                    org.awaitility.Awaitility.await().alias("neither lease lost for three TTLs of the later one")
+                            .during(ttl.multipliedBy(3)).atMost(ttl.multipliedBy(4))
+                            .pollInterval(Duration.ofMillis(50)).until(() -> !earlier.isLost() && !later.isLost());
+                }
+                finally {
+                    workDone.countDown();
+                }
+                for (Future<Boolean> held : work) {
+                    held.get(10, TimeUnit.SECONDS);
+                }
+                assertThat(later.release()).isEqualTo(io.distlock.core.LockResult.APPLIED);
+                assertThat(earlier.release()).isEqualTo(io.distlock.core.LockResult.APPLIED);
+            }
+        }
+    }
+
+    @Test
     void renewalThatCannotGetAConnectionTellsAtWarnHowToSizeThePool() throws Exception {
         String resource = resource();
         String owner = owner();

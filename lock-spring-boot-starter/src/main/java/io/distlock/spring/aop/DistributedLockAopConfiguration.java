@@ -68,8 +68,8 @@ public final class DistributedLockAopConfiguration {
     @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
     @ConditionalOnMissingBean
     static LockedMethodValidator lockedMethodValidator(ConfigurableListableBeanFactory beanFactory,
-            LockedMethods lockedMethods) {
-        return new LockedMethodValidator(beanFactory, lockedMethods);
+            LockedMethods lockedMethods, ObjectProvider<LockDeclarationListener> declarationListeners) {
+        return new LockedMethodValidator(beanFactory, lockedMethods, declarationListeners);
     }
 
     /**

@@ -13,6 +13,7 @@ import org.slf4j.LoggerFactory;
 import org.springframework.aop.framework.Advised;
 import org.springframework.aop.framework.AopProxyUtils;
 import org.springframework.aop.support.AopUtils;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.util.ClassUtils;
@@ -20,7 +21,8 @@ import org.springframework.util.ClassUtils;
 /**
  * Checks every {@link io.distlock.spring.DistributedLock} declaration of the context's beans once all singletons
  * exist, before scheduled jobs start: a wrong declaration, or a singleton with guarded methods that was not proxied,
- * fails the start with an {@link InvalidLockDeclarationException} listing every problem.
+ * fails the start with an {@link InvalidLockDeclarationException} listing every problem; once all are valid, the
+ * {@link LockDeclarationListener}s are told of every declared lock.
  */
 final class LockedMethodValidator implements SmartInitializingSingleton {
 
@@ -30,15 +32,20 @@ final class LockedMethodValidator implements SmartInitializingSingleton {
 
     private final LockedMethods lockedMethods;
 
+    private final ObjectProvider<LockDeclarationListener> listeners;
+
     /**
      * Creates the validator.
      *
      * @param beanFactory the factory whose beans are checked
      * @param lockedMethods parses and caches the declarations
+     * @param listeners told of every declared lock once all are valid
      */
-    LockedMethodValidator(ConfigurableListableBeanFactory beanFactory, LockedMethods lockedMethods) {
+    LockedMethodValidator(ConfigurableListableBeanFactory beanFactory, LockedMethods lockedMethods,
+            ObjectProvider<LockDeclarationListener> listeners) {
         this.beanFactory = beanFactory;
         this.lockedMethods = lockedMethods;
+        this.listeners = listeners;
     }
 
     @Override
@@ -66,6 +73,8 @@ final class LockedMethodValidator implements SmartInitializingSingleton {
         if (!problems.isEmpty()) {
             throw new InvalidLockDeclarationException(List.copyOf(problems));
         }
+        Set<String> declared = lockedMethods.declaredNames();
+        listeners.orderedStream().forEach(listener -> declared.forEach(listener::lockDeclared));
     }
 
     private @Nullable Class<?> type(String name) {

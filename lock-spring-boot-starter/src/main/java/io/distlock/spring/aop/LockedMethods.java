@@ -110,6 +110,17 @@ final class LockedMethods {
     }
 
     /**
+     * The labels of the declarations parsed so far: every valid one once the context's beans were validated.
+     *
+     * @return the resource templates, each once
+     */
+    java.util.Set<String> declaredNames() {
+        java.util.Set<String> names = new java.util.TreeSet<>();
+        cache.values().forEach(parsed -> parsed.ifPresent(method -> names.add(method.resource().text())));
+        return names;
+    }
+
+    /**
      * Whether a class declares or inherits {@link DistributedLock} methods.
      *
      * @param targetClass the user class of a bean

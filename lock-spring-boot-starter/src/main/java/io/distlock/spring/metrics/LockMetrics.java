@@ -9,6 +9,7 @@ import io.distlock.core.LockManager;
 import io.distlock.core.LockObserver;
 import io.distlock.core.SlotOutcome;
 import io.distlock.core.SlotRunOutcome;
+import io.distlock.spring.aop.LockDeclarationListener;
 import io.distlock.spring.autoconfigure.LockCleanupListener;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
@@ -34,8 +35,10 @@ import io.micrometer.core.instrument.binder.MeterBinder;
  * <li>{@code distributed.lock.cleanup.deleted} counter: rows of expired locks the scheduled clean-up deleted on this
  * replica</li>
  * </ul>
+ * Every meter of a lock or job the application declares ({@link LockDeclarationListener}) exists from start-up, at
+ * zero, so that an alert rule never finds its series missing; others appear with their first event.
  */
-public final class LockMetrics implements LockObserver {
+public final class LockMetrics implements LockObserver, LockDeclarationListener {
 
     static final String ACQUIRE = "distributed.lock.acquire";
 
@@ -87,6 +90,26 @@ public final class LockMetrics implements LockObserver {
     }
 
     @Override
+    public void lockDeclared(String name) {
+        for (String outcome : List.of("acquired", "held", "error")) {
+            acquireTimer(name, outcome);
+        }
+        for (String outcome : List.of("renewed", "lost", "error")) {
+            renewals(name, outcome);
+        }
+        lostCounter(name);
+        heldTimer(name);
+    }
+
+    @Override
+    public void slotJobDeclared(String job) {
+        lockDeclared(job);
+        for (String outcome : List.of("executed", "failed", "lost", "skipped", "missed", "crashed")) {
+            slots(job, outcome);
+        }
+    }
+
+    @Override
     public void acquired(String name, Lease lease, Duration elapsed) {
         acquireTimer(name, "acquired").record(elapsed);
     }
@@ -103,25 +126,23 @@ public final class LockMetrics implements LockObserver {
 
     @Override
     public void renewed(Lease lease) {
-        renewals(lease, "renewed").increment();
+        renewals(lease.metricsLabel(), "renewed").increment();
     }
 
     @Override
     public void renewalFailed(Lease lease, RuntimeException error) {
-        renewals(lease, "error").increment();
+        renewals(lease.metricsLabel(), "error").increment();
     }
 
     @Override
     public void lost(Lease lease, String reason) {
-        renewals(lease, "lost").increment();
-        Counter.builder(LOST).description("Leases found lost while their holder still ran")
-                .tag("lock", lease.metricsLabel()).register(registry).increment();
+        renewals(lease.metricsLabel(), "lost").increment();
+        lostCounter(lease.metricsLabel()).increment();
     }
 
     @Override
     public void released(Lease lease, Duration held) {
-        Timer.builder(HELD).description("How long leases were held, from acquisition to release")
-                .tag("lock", lease.metricsLabel()).register(registry).record(held);
+        heldTimer(lease.metricsLabel()).record(held);
     }
 
     @Override
@@ -159,8 +180,18 @@ public final class LockMetrics implements LockObserver {
                 .tag("lock", name).tag("outcome", outcome).register(registry);
     }
 
-    private Counter renewals(Lease lease, String outcome) {
+    private Counter renewals(String name, String outcome) {
         return Counter.builder(RENEWALS).description("Lease renewals by outcome")
-                .tag("lock", lease.metricsLabel()).tag("outcome", outcome).register(registry);
+                .tag("lock", name).tag("outcome", outcome).register(registry);
+    }
+
+    private Counter lostCounter(String name) {
+        return Counter.builder(LOST).description("Leases found lost while their holder still ran")
+                .tag("lock", name).register(registry);
+    }
+
+    private Timer heldTimer(String name) {
+        return Timer.builder(HELD).description("How long leases were held, from acquisition to release")
+                .tag("lock", name).register(registry);
     }
 }

@@ -4,6 +4,7 @@ import java.time.Clock;
 
 import io.distlock.core.LockManager;
 import io.distlock.spring.aop.DistributedLockAdvisor;
+import io.distlock.spring.aop.LockDeclarationListener;
 import io.distlock.spring.autoconfigure.DistributedLockProperties;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -48,9 +49,10 @@ public final class OncePerSlotConfiguration {
     @Bean
     @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
     static OncePerSlotValidator oncePerSlotValidator(ConfigurableListableBeanFactory beanFactory,
-            SlotMethods slotMethods, ObjectProvider<LockManager> lockManager, Environment environment) {
+            SlotMethods slotMethods, ObjectProvider<LockManager> lockManager,
+            ObjectProvider<LockDeclarationListener> declarationListeners, Environment environment) {
         boolean lazy = "lazy".equalsIgnoreCase(environment.getProperty("distributed-lock.startup-check", "eager"));
-        return new OncePerSlotValidator(beanFactory, slotMethods, lockManager, !lazy);
+        return new OncePerSlotValidator(beanFactory, slotMethods, lockManager, declarationListeners, !lazy);
     }
 
     /** The clock the method's scheduler fires by: the named scheduler's, the only scheduler's, or the system's. */

@@ -7,6 +7,7 @@ import java.util.Set;
 
 import io.distlock.core.LockManager;
 import io.distlock.spring.aop.InvalidLockDeclarationException;
+import io.distlock.spring.aop.LockDeclarationListener;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.aop.framework.AopProxyUtils;
@@ -17,7 +18,8 @@ import org.springframework.util.ClassUtils;
 
 /**
  * Checks every {@link io.distlock.spring.OncePerSlot} declaration once all singletons exist, before scheduled jobs
- * start: a wrong declaration fails the start, naming class, method and attribute.
+ * start: a wrong declaration fails the start, naming class, method and attribute; once all are valid, the
+ * {@link LockDeclarationListener}s are told of every declared job.
  */
 final class OncePerSlotValidator implements SmartInitializingSingleton {
 
@@ -27,13 +29,17 @@ final class OncePerSlotValidator implements SmartInitializingSingleton {
 
     private final ObjectProvider<LockManager> lockManager;
 
+    private final ObjectProvider<LockDeclarationListener> listeners;
+
     private final boolean eagerStartupCheck;
 
     OncePerSlotValidator(ConfigurableListableBeanFactory beanFactory, SlotMethods slotMethods,
-            ObjectProvider<LockManager> lockManager, boolean eagerStartupCheck) {
+            ObjectProvider<LockManager> lockManager, ObjectProvider<LockDeclarationListener> listeners,
+            boolean eagerStartupCheck) {
         this.beanFactory = beanFactory;
         this.slotMethods = slotMethods;
         this.lockManager = lockManager;
+        this.listeners = listeners;
         this.eagerStartupCheck = eagerStartupCheck;
     }
 
@@ -56,6 +62,8 @@ final class OncePerSlotValidator implements SmartInitializingSingleton {
             // Before the first slot fires: a store or a lock table that cannot keep slots fails the start.
             lockManager.getObject().repository().verifySlots();
         }
+        Set<String> jobs = slotMethods.declaredJobs();
+        listeners.orderedStream().forEach(listener -> jobs.forEach(listener::slotJobDeclared));
     }
 
     private @Nullable Class<?> type(String name) {

@@ -77,6 +77,13 @@ final class SlotMethods {
         return problems;
     }
 
+    /** The job names of the declarations parsed so far: every valid one once the context's beans were validated. */
+    Set<String> declaredJobs() {
+        Set<String> jobs = new java.util.TreeSet<>();
+        cache.values().forEach(parsed -> parsed.ifPresent(method -> jobs.add(method.job())));
+        return jobs;
+    }
+
     boolean hasSlotMethods(Class<?> targetClass) {
         return !declared(targetClass).isEmpty();
     }

@@ -2,13 +2,16 @@ package io.distlock.spring.metrics;
 
 import java.time.Duration;
 import java.time.YearMonth;
+import java.util.List;
 import java.util.UUID;
 
 import io.distlock.core.Lease;
 import io.distlock.core.LockRequest;
 import io.distlock.core.LockManager;
 import io.distlock.spring.DistributedLock;
+import io.distlock.spring.OncePerSlot;
 import io.distlock.spring.autoconfigure.DistributedLockAutoConfiguration;
+import io.distlock.spring.slot.DistributedLockSlotAutoConfiguration;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
@@ -20,12 +23,14 @@ import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.scheduling.annotation.Scheduled;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The lock meters after real lock traffic on embedded H2, and the back-off without Micrometer.
+ * The lock meters after real lock traffic on embedded H2, the meters of declared locks at zero from start-up, and
+ * the back-off without Micrometer.
  */
 class LockMetricsTests {
 
@@ -73,6 +78,34 @@ class LockMetricsTests {
     }
 
     @Test
+    void everyDeclaredLockAndSlotJobHasItsMetersAtZeroFromStartUp() {
+        runner.withConfiguration(AutoConfigurations.of(DistributedLockSlotAutoConfiguration.class))
+            .withUserConfiguration(NightlyExportConfiguration.class)
+            .run(context -> {
+                assertThat(context).hasNotFailed();
+                MeterRegistry registry = context.getBean(MeterRegistry.class);
+                for (String lock : List.of("report:#{#month}", "nightly-export")) {
+                    assertThat(registry.get("distributed.lock.lost").tag("lock", lock).counter().count()).isZero();
+                    assertThat(registry.get("distributed.lock.held").tag("lock", lock).timer().count()).isZero();
+                    for (String outcome : List.of("acquired", "held", "error")) {
+                        assertThat(registry.get("distributed.lock.acquire").tags("lock", lock, "outcome", outcome)
+                            .timer().count()).isZero();
+                    }
+                    for (String outcome : List.of("renewed", "lost", "error")) {
+                        assertThat(registry.get("distributed.lock.renewals").tags("lock", lock, "outcome", outcome)
+                            .counter().count()).isZero();
+                    }
+                }
+                for (String outcome : List.of("executed", "failed", "lost", "skipped", "missed", "crashed")) {
+                    assertThat(registry.get("distributed.lock.slots").tags("lock", "nightly-export", "outcome",
+                            outcome).counter().count()).isZero();
+                }
+                assertThat(registry.find("distributed.lock.slots").tag("lock", "report:#{#month}").counters())
+                    .as("a plain lock has no slot meters").isEmpty();
+            });
+    }
+
+    @Test
     void noMetersWithoutMicrometerOrARegistry() {
         new ApplicationContextRunner()
             .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class,
@@ -104,6 +137,23 @@ class LockMetricsTests {
         @Bean
         Reports reports() {
             return new Reports();
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class NightlyExportConfiguration {
+
+        @Bean
+        NightlyExport nightlyExport() {
+            return new NightlyExport();
+        }
+    }
+
+    static class NightlyExport {
+
+        @OncePerSlot(job = "nightly-export")
+        @Scheduled(cron = "0 0 3 * * *")
+        public void export() {
         }
     }
 
