@@ -21,7 +21,8 @@ import org.springframework.jdbc.datasource.DelegatingDataSource;
  * (a batch counts once), transaction ends ({@code commit}/{@code rollback}) and connection-state changes
  * ({@code setAutoCommit}, {@code setTransactionIsolation}, {@code setReadOnly}), which some drivers turn into round
  * trips of their own; and errors, the statements and transaction ends that the database refused with an
- * {@link SQLException} (each one an error the server logs, whether or not the caller handles it). Counting costs a proxy call per JDBC call: keep it away from timed runs.
+ * {@link SQLException} (each one an error the server logs, whether or not the caller handles it). Counting costs a
+ * proxy call per JDBC call: keep it away from timed runs.
  */
 public final class CountingDataSource extends DelegatingDataSource {
 
@@ -145,7 +146,11 @@ public final class CountingDataSource extends DelegatingDataSource {
 
     private static <T> T proxy(Class<T> type, T target, Handler handler) {
         InvocationHandler invocation = (proxy, method, args) -> {
-            if (method.getName().equals("unwrap") && args.length == 1 && ((Class<?>) args[0]).isInstance(proxy)) {
+            // What lies behind the counting handle is the target's to answer — a pool hands out a new handle for the
+            // same physical connection at every checkout, and callers may key session state by it; only what the
+            // target cannot unwrap to is answered by the handle itself.
+            if (method.getName().equals("unwrap") && args.length == 1 && target instanceof java.sql.Wrapper wrapper
+                    && !wrapper.isWrapperFor((Class<?>) args[0]) && ((Class<?>) args[0]).isInstance(proxy)) {
                 return proxy;
             }
             return handler.handle(target, method, args);
