@@ -94,8 +94,8 @@ public class DelegatingLockRepository implements LockRepository {
     }
 
     @Override
-    public void reserveForRenewals(boolean reserve) {
-        delegate.reserveForRenewals(reserve);
+    public void reserveForRenewals(Object holder, boolean reserve) {
+        delegate.reserveForRenewals(holder, reserve);
     }
 
     @Override

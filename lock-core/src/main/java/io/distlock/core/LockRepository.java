@@ -157,12 +157,14 @@ public interface LockRepository {
      * application winning a race for its own connection pool. Called with {@code true} in the thread of every lease
      * to be kept alive, before its guarded work runs (so reserving may wait for the capacity, and a store replaces
      * then what it lost since — a reserved connection that broke — but must return at once when it still holds what
-     * it reserved), and with {@code false} on the watchdog's thread once no lease is kept alive, never concurrently; a
-     * store does nothing by default.
+     * it reserved), and with {@code false} on the watchdog's thread once no lease is kept alive, never concurrently by
+     * one holder. Several watchdogs may share a store, each a holder of its own: what is reserved stays while any
+     * holder wants it. A store does nothing by default.
      *
-     * @param reserve {@code true} while at least one lease is kept alive
+     * @param holder who asks: the same object for every call of one watchdog
+     * @param reserve {@code true} while at least one of the holder's leases is kept alive
      */
-    default void reserveForRenewals(boolean reserve) {
+    default void reserveForRenewals(Object holder, boolean reserve) {
     }
 
     /**

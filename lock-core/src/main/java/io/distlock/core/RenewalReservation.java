@@ -93,7 +93,7 @@ final class RenewalReservation {
 
     private void apply(boolean wanted) {
         try {
-            repository.reserveForRenewals(wanted);
+            repository.reserveForRenewals(this, wanted);
             applied = wanted;
         }
         catch (RuntimeException ex) {

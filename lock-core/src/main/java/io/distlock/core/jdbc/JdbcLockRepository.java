@@ -318,8 +318,8 @@ public final class JdbcLockRepository implements LockRepository {
      * source.
      */
     @Override
-    public void reserveForRenewals(boolean reserve) {
-        renewals.reserve(reserve);
+    public void reserveForRenewals(Object holder, boolean reserve) {
+        renewals.reserve(holder, reserve);
     }
 
     /**

@@ -1,6 +1,8 @@
 package io.distlock.core.jdbc;
 
 import java.sql.SQLException;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
 
 import org.jspecify.annotations.Nullable;
@@ -23,6 +25,9 @@ final class RenewalConnection {
 
     private final ReentrantLock lock = new ReentrantLock();
 
+    /** Who wants the reservation: one per watchdog on this store. Changed under {@link #lock}. */
+    private final Set<Object> holders = ConcurrentHashMap.newKeySet();
+
     private volatile boolean reserving;
 
     /** Written under {@link #lock}; read without it as a hint. */
@@ -35,21 +40,29 @@ final class RenewalConnection {
     /**
      * Starts or ends the reservation. Starting — or asking again while it lasts — takes the connection now unless one
      * is held (waiting for the pool at most as long as the pool lets callers wait; when it gives none, the next renewal
-     * tries again). Ending waits for a renewal in flight on the reserved connection and gives it back.
+     * tries again). Ending waits for a renewal in flight on the reserved connection and gives it back, once no holder
+     * wants the reservation any more.
      *
-     * @param reserve whether leases are being kept alive
+     * @param holder who asks, one per watchdog
+     * @param reserve whether the holder's leases are being kept alive
      */
-    void reserve(boolean reserve) {
-        if (reserve && reserving && reserved != null) {
+    void reserve(Object holder, boolean reserve) {
+        if (reserve && reserved != null && holders.contains(holder)) {
             return; // held, and perhaps busy with a renewal: nothing to wait for
         }
         lock.lock();
         try {
-            reserving = reserve;
-            if (!reserve) {
+            if (reserve) {
+                holders.add(holder);
+            }
+            else {
+                holders.remove(holder);
+            }
+            reserving = !holders.isEmpty();
+            if (!reserving) {
                 discard();
             }
-            else if (reserved == null) {
+            else if (reserve && reserved == null) {
                 reserved = executor.openForRenewal();
             }
         }

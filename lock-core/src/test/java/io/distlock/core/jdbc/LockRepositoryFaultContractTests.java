@@ -507,6 +507,46 @@ abstract class LockRepositoryFaultContractTests {
     }
 
     @Test
+    void aManagerThatStopsKeepingLeasesAliveLeavesTheReservationOfAnotherManagerOnTheSameRepository()
+            throws Exception {
+        Duration ttl = Duration.ofSeconds(1);
+        try (HikariDataSource small = pool("two-managers", 2, config -> config.setConnectionTimeout(4000))) {
+            JdbcLockRepository shared = repositoryOn(small);
+            try (io.distlock.core.LockManager first = io.distlock.core.LockManager.builder(shared).build();
+                    io.distlock.core.LockManager second = io.distlock.core.LockManager.builder(shared).build()) {
+                io.distlock.core.Lease done = first.acquire(io.distlock.core.LockRequest.of(resource(), ttl))
+                        .orElseThrow();
+                io.distlock.core.Lease kept = second.acquire(io.distlock.core.LockRequest.of(resource(), ttl))
+                        .orElseThrow();
+                assertThat(done.release()).isEqualTo(io.distlock.core.LockResult.APPLIED);
+                org.awaitility.Awaitility.await().alias("the second manager's reservation kept")
+                        .during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(2))
+                        .pollInterval(Duration.ofMillis(10))
+                        .until(() -> small.getHikariPoolMXBean().getActiveConnections() == 1);
+                java.util.concurrent.CountDownLatch workDone = new java.util.concurrent.CountDownLatch(1);
+                List<Future<Boolean>> work = List.of(calls.submit(() -> holdAConnection(small, workDone)),
+                        calls.submit(() -> holdAConnection(small, workDone)));
+                try {
+                    org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5)).alias("every connection in use")
+                            .until(() -> small.getHikariPoolMXBean().getActiveConnections() == 2);
+                    org.awaitility.Awaitility.await().alias("the second manager's lease not lost for three TTLs")
+                            .during(ttl.multipliedBy(3)).atMost(ttl.multipliedBy(4))
+                            .pollInterval(Duration.ofMillis(50)).until(() -> !kept.isLost());
+                }
+                finally {
+                    workDone.countDown();
+                }
+                for (Future<Boolean> held : work) {
+                    held.get(10, TimeUnit.SECONDS);
+                }
+                assertThat(kept.release()).isEqualTo(io.distlock.core.LockResult.APPLIED);
+                org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5)).alias("given back by the last one")
+                        .until(() -> small.getHikariPoolMXBean().getActiveConnections() == 0);
+            }
+        }
+    }
+
+    @Test
     void renewalThatCannotGetAConnectionTellsAtWarnHowToSizeThePool() throws Exception {
         String resource = resource();
         String owner = owner();
@@ -516,7 +556,7 @@ abstract class LockRepositoryFaultContractTests {
         try (HikariDataSource tiny = pool("sized-too-small", 1, config -> config.setConnectionTimeout(250))) {
             JdbcLockRepository onTiny = repositoryOn(tiny);
             try (Connection guardedWork = tiny.getConnection()) {
-                onTiny.reserveForRenewals(true);
+                onTiny.reserveForRenewals(this, true);
                 assertThatThrownBy(() -> onTiny.renewAll(lease, LONG))
                         .isInstanceOf(org.springframework.dao.DataAccessException.class);
             }
@@ -528,7 +568,7 @@ abstract class LockRepositoryFaultContractTests {
             assertThat(onTiny.renewAll(lease, LONG)).as("renewed once a connection is free").containsOnlyKeys(lease);
             assertThat(tiny.getHikariPoolMXBean().getActiveConnections()).as("kept for the next renewals")
                     .isEqualTo(1);
-            onTiny.reserveForRenewals(false);
+            onTiny.reserveForRenewals(this, false);
             assertThat(tiny.getHikariPoolMXBean().getActiveConnections()).as("given back").isZero();
         }
         finally {
@@ -547,7 +587,7 @@ abstract class LockRepositoryFaultContractTests {
             BreakableDataSource breakable = new BreakableDataSource(small);
             JdbcLockRepository onBreakable = repositoryOn(breakable);
             int before = breakable.taken();
-            onBreakable.reserveForRenewals(true);
+            onBreakable.reserveForRenewals(this, true);
             assertThat(breakable.taken()).as("taken when reserved").isEqualTo(before + 1);
             assertThat(small.getHikariPoolMXBean().getActiveConnections()).as("and kept").isEqualTo(1);
             assertThat(onBreakable.renewAll(lease, LONG)).containsOnlyKeys(lease);
@@ -561,7 +601,7 @@ abstract class LockRepositoryFaultContractTests {
             assertThat(small.getHikariPoolMXBean().getActiveConnections()).as("the broken one was closed").isZero();
             assertThat(onBreakable.renewAll(lease, LONG)).containsOnlyKeys(lease);
             assertThat(breakable.taken()).as("a fresh one").isEqualTo(before + 2);
-            onBreakable.reserveForRenewals(false);
+            onBreakable.reserveForRenewals(this, false);
             assertThat(small.getHikariPoolMXBean().getActiveConnections()).isZero();
         }
     }

@@ -120,8 +120,8 @@ final class SchemaCheckingLockRepository implements LockRepository {
     }
 
     @Override
-    public void reserveForRenewals(boolean reserve) {
-        delegate.reserveForRenewals(reserve);
+    public void reserveForRenewals(Object holder, boolean reserve) {
+        delegate.reserveForRenewals(holder, reserve);
     }
 
     @Override
