@@ -411,22 +411,8 @@ abstract class LockRepositoryFaultContractTests {
             Instant secondExpiry = second.expiresAt();
             org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5)).alias("the watchdog renewed both")
                     .until(() -> first.expiresAt().isAfter(firstExpiry) && second.expiresAt().isAfter(secondExpiry));
-            java.util.concurrent.CountDownLatch workDone = new java.util.concurrent.CountDownLatch(1);
-            List<Future<Boolean>> work = List.of(calls.submit(() -> holdAConnection(small, workDone)),
-                    calls.submit(() -> holdAConnection(small, workDone)));
-            try {
-                org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5)).alias("guarded work holds the rest")
-                        .until(() -> small.getHikariPoolMXBean().getActiveConnections() == 2);
-                org.awaitility.Awaitility.await().alias("neither lease lost for three TTLs")
-                        .during(ttl.multipliedBy(3)).atMost(ttl.multipliedBy(4)).pollInterval(Duration.ofMillis(50))
-                        .until(() -> !first.isLost() && !second.isLost());
-            }
-            finally {
-                workDone.countDown();
-            }
-            for (Future<Boolean> held : work) {
-                held.get(10, TimeUnit.SECONDS);
-            }
+            workHoldsThePoolForThreeTtls(small, ttl, "neither lease lost for three TTLs",
+                    () -> !first.isLost() && !second.isLost());
             assertThat(repository.find(first.resource()).map(LockRecord::owner)).contains(first.owner());
             assertThat(repository.find(second.resource()).map(LockRecord::owner)).contains(second.owner());
             assertThat(first.release()).isEqualTo(io.distlock.core.LockResult.APPLIED);
@@ -443,23 +429,9 @@ abstract class LockRepositoryFaultContractTests {
                     .orElseThrow();
             Instant expiry = lease.expiresAt();
             // The guarded work starts at once and takes every connection the pool gives it, before any renewal.
-            java.util.concurrent.CountDownLatch workDone = new java.util.concurrent.CountDownLatch(1);
-            List<Future<Boolean>> work = List.of(calls.submit(() -> holdAConnection(small, workDone)),
-                    calls.submit(() -> holdAConnection(small, workDone)));
-            try {
-                org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5)).alias("every connection in use")
-                        .until(() -> small.getHikariPoolMXBean().getActiveConnections() == 2);
-                org.awaitility.Awaitility.await().alias("the lease renewed and not lost for three TTLs")
-                        .during(ttl.multipliedBy(3)).atMost(ttl.multipliedBy(4)).pollInterval(Duration.ofMillis(50))
-                        .until(() -> !lease.isLost());
-                assertThat(lease.expiresAt()).as("renewed").isAfter(expiry);
-            }
-            finally {
-                workDone.countDown();
-            }
-            for (Future<Boolean> held : work) {
-                held.get(10, TimeUnit.SECONDS);
-            }
+            workHoldsThePoolForThreeTtls(small, ttl, "the lease renewed and not lost for three TTLs",
+                    () -> !lease.isLost());
+            assertThat(lease.expiresAt()).as("renewed").isAfter(expiry);
             assertThat(repository.find(lease.resource()).map(LockRecord::owner)).contains(lease.owner());
             assertThat(lease.release()).isEqualTo(io.distlock.core.LockResult.APPLIED);
             org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5)).alias("the reserved connection given back")
@@ -484,22 +456,8 @@ abstract class LockRepositoryFaultContractTests {
                 // Before the watchdog tries again, a new lease's guarded work takes every connection it can get.
                 io.distlock.core.Lease later = manager.acquire(io.distlock.core.LockRequest.of(resource(), ttl))
                         .orElseThrow();
-                java.util.concurrent.CountDownLatch workDone = new java.util.concurrent.CountDownLatch(1);
-                List<Future<Boolean>> work = List.of(calls.submit(() -> holdAConnection(small, workDone)),
-                        calls.submit(() -> holdAConnection(small, workDone)));
-                try {
-                    org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5)).alias("every connection in use")
-                            .until(() -> small.getHikariPoolMXBean().getActiveConnections() == 2);
-                    org.awaitility.Awaitility.await().alias("neither lease lost for three TTLs of the later one")
-                            .during(ttl.multipliedBy(3)).atMost(ttl.multipliedBy(4))
-                            .pollInterval(Duration.ofMillis(50)).until(() -> !earlier.isLost() && !later.isLost());
-                }
-                finally {
-                    workDone.countDown();
-                }
-                for (Future<Boolean> held : work) {
-                    held.get(10, TimeUnit.SECONDS);
-                }
+                workHoldsThePoolForThreeTtls(small, ttl, "neither lease lost for three TTLs of the later one",
+                        () -> !earlier.isLost() && !later.isLost());
                 assertThat(later.release()).isEqualTo(io.distlock.core.LockResult.APPLIED);
                 assertThat(earlier.release()).isEqualTo(io.distlock.core.LockResult.APPLIED);
             }
@@ -523,26 +481,35 @@ abstract class LockRepositoryFaultContractTests {
                         .during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(2))
                         .pollInterval(Duration.ofMillis(10))
                         .until(() -> small.getHikariPoolMXBean().getActiveConnections() == 1);
-                java.util.concurrent.CountDownLatch workDone = new java.util.concurrent.CountDownLatch(1);
-                List<Future<Boolean>> work = List.of(calls.submit(() -> holdAConnection(small, workDone)),
-                        calls.submit(() -> holdAConnection(small, workDone)));
-                try {
-                    org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5)).alias("every connection in use")
-                            .until(() -> small.getHikariPoolMXBean().getActiveConnections() == 2);
-                    org.awaitility.Awaitility.await().alias("the second manager's lease not lost for three TTLs")
-                            .during(ttl.multipliedBy(3)).atMost(ttl.multipliedBy(4))
-                            .pollInterval(Duration.ofMillis(50)).until(() -> !kept.isLost());
-                }
-                finally {
-                    workDone.countDown();
-                }
-                for (Future<Boolean> held : work) {
-                    held.get(10, TimeUnit.SECONDS);
-                }
+                workHoldsThePoolForThreeTtls(small, ttl, "the second manager's lease not lost for three TTLs",
+                        () -> !kept.isLost());
                 assertThat(kept.release()).isEqualTo(io.distlock.core.LockResult.APPLIED);
                 org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5)).alias("given back by the last one")
                         .until(() -> small.getHikariPoolMXBean().getActiveConnections() == 0);
             }
+        }
+    }
+
+    /**
+     * Guarded work in two threads takes every connection the pool gives it, in open transactions, and holds them for
+     * three TTLs, while the leases must stay kept.
+     */
+    private void workHoldsThePoolForThreeTtls(HikariDataSource small, Duration ttl, String what,
+            Callable<Boolean> leasesKept) throws Exception {
+        java.util.concurrent.CountDownLatch workDone = new java.util.concurrent.CountDownLatch(1);
+        List<Future<Boolean>> work = List.of(calls.submit(() -> holdAConnection(small, workDone)),
+                calls.submit(() -> holdAConnection(small, workDone)));
+        try {
+            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5)).alias("every connection in use")
+                    .until(() -> small.getHikariPoolMXBean().getActiveConnections() == 2);
+            org.awaitility.Awaitility.await().alias(what).during(ttl.multipliedBy(3)).atMost(ttl.multipliedBy(4))
+                    .pollInterval(Duration.ofMillis(50)).until(leasesKept);
+        }
+        finally {
+            workDone.countDown();
+        }
+        for (Future<Boolean> held : work) {
+            held.get(10, TimeUnit.SECONDS);
         }
     }
 
