@@ -3,8 +3,8 @@ package io.distlock.spring.aop;
 import java.util.List;
 
 /**
- * One or more {@link io.distlock.spring.DistributedLock} declarations are wrong: each problem names the class, the
- * method and the attribute at fault. Thrown when the application context starts, so that no guarded method runs
+ * One or more {@link io.distlock.spring.DistributedLock} or {@link io.distlock.spring.OncePerSlot} declarations are
+ * wrong: each problem names the annotation, the class, the method and the attribute at fault. Thrown when the application context starts, so that no guarded method runs
  * with a mistake in its declaration.
  */
 public class InvalidLockDeclarationException extends IllegalStateException {
@@ -36,6 +36,7 @@ public class InvalidLockDeclarationException extends IllegalStateException {
         if (problems.size() == 1) {
             return problems.get(0);
         }
-        return problems.size() + " invalid @DistributedLock declarations:\n - " + String.join("\n - ", problems);
+        return problems.size() + " invalid lock declarations (@DistributedLock, @OncePerSlot):\n - "
+                + String.join("\n - ", problems);
     }
 }

@@ -288,7 +288,7 @@ class LockedMethodValidatorTests {
             assertThat(context).hasFailed();
             assertThat(NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure()))
                 .isInstanceOf(InvalidLockDeclarationException.class)
-                .hasMessageStartingWith("2 invalid @DistributedLock declarations:")
+                .hasMessageStartingWith("2 invalid lock declarations (@DistributedLock, @OncePerSlot):")
                 .hasMessageContaining("BadTtl.run(String): attribute 'ttl'")
                 .hasMessageContaining("SkipReturningInt.count(): attribute 'onLocked'");
         });
