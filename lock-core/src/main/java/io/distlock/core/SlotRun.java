@@ -20,6 +20,12 @@ import org.jspecify.annotations.Nullable;
 public record SlotRun(String job, Instant slot, int run, String owner, long token, Instant startedAt,
         @Nullable Instant finishedAt, SlotRunOutcome outcome) {
 
+    /**
+     * How many runs of each job the slot history keeps, newest first: a store drops older ones when it records a new
+     * run, so the history stays small whatever the job's period.
+     */
+    public static final int KEPT_PER_JOB = 50;
+
     public SlotRun {
         Objects.requireNonNull(job, "job");
         Objects.requireNonNull(slot, "slot");

@@ -231,14 +231,16 @@ public final class RedisLockRepository implements LockRepository {
      */
     /**
      * Claims a scheduled slot in one script on the job's keys (one hash tag, so one slot of a Redis Cluster): the
-     * caller's live lock, the job's last claimed slot (a hash that never expires) and its runs (a list of the last 50).
+     * caller's live lock, the job's last claimed slot (a hash that never expires) and its runs (a list of the last
+     * {@value SlotRun#KEPT_PER_JOB}).
      */
     @Override
     public SlotClaim claimSlot(String job, String owner, Instant slot, boolean rerunUnfinished) {
         LockArguments.requireResource(job);
         LockArguments.requireOwner(owner);
         List<Object> reply = run(LockScripts.CLAIM_SLOT, List.of(keys.lockKey(job), keys.slotKey(job),
-                keys.runsKey(job)), owner, Long.toString(slot.toEpochMilli()), rerunUnfinished ? "1" : "0");
+                keys.runsKey(job)), owner, Long.toString(slot.toEpochMilli()), rerunUnfinished ? "1" : "0",
+                Integer.toString(SlotRun.KEPT_PER_JOB));
         long status = number(reply, 0);
         if (status == 0) {
             return SlotClaim.refused(SlotClaim.Status.NOT_HELD);

@@ -1,8 +1,8 @@
 -- Claims a scheduled slot of the job whose live lock the caller holds: only if the slot is later than the job's last
 -- claimed slot, or (at least once) the same slot whose run never finished, claimed by an earlier token, run once.
 -- KEYS[1] lock hash, KEYS[2] slot hash (slot_at, slot_token, slot_state R|D, slot_runs; no expiry), KEYS[3] runs list
--- (newest first: 'slot|run|token|started|finished|outcome|owner', the last 50); ARGV[1] owner, ARGV[2] slot ms,
--- ARGV[3] '1' to run an unfinished slot again.
+-- (newest first: 'slot|run|token|started|finished|outcome|owner', the last ARGV[4]); ARGV[1] owner, ARGV[2] slot
+-- ms, ARGV[3] '1' to run an unfinished slot again, ARGV[4] how many runs the list keeps.
 -- Returns {0} when the caller holds no live lock, {-1} when the slot is not the caller's to run, else
 -- {1, run, previous slot ms or -1, 1 when the previous run never finished else 0, previous token or 0}.
 for i, expected in ipairs({'hash', 'hash', 'list'}) do
@@ -35,7 +35,7 @@ local unfinished = (not own) and slot_at ~= nil and slot_state == 'R'
 if not own then
   redis.call('HSET', KEYS[2], 'slot_at', int(slot), 'slot_token', int(token), 'slot_state', 'R', 'slot_runs', int(run))
   redis.call('LPUSH', KEYS[3], table.concat({int(slot), int(run), int(token), int(now), '', 'RUNNING', ARGV[1]}, '|'))
-  redis.call('LTRIM', KEYS[3], 0, 49)
+  redis.call('LTRIM', KEYS[3], 0, tonumber(ARGV[4]) - 1)
 end
 if unfinished then
   local entries = redis.call('LRANGE', KEYS[3], 0, -1)

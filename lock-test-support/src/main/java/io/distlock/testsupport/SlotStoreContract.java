@@ -102,6 +102,25 @@ public abstract class SlotStoreContract {
     }
 
     @Test
+    void theHistoryKeepsTheNewestRunsOfEachJobAndDropsOlderOnes() {
+        String busy = job();
+        String quiet = job();
+        LockManager replica = replica();
+        int runs = SlotRun.KEPT_PER_JOB + 5;
+        for (int i = 1; i <= runs; i++) {
+            assertThat(run(replica, SlotRequest.of(busy, T0.plusSeconds(i), TTL)).status())
+                    .isEqualTo(SlotOutcome.Status.RAN);
+        }
+        assertThat(run(replica, SlotRequest.of(quiet, T0, TTL)).status()).isEqualTo(SlotOutcome.Status.RAN);
+        List<SlotRun> kept = repository().recentSlotRuns(busy, runs);
+        assertThat(kept).hasSize(SlotRun.KEPT_PER_JOB);
+        assertThat(kept.get(0).slot()).isEqualTo(T0.plusSeconds(runs));
+        assertThat(kept.get(kept.size() - 1).slot()).isEqualTo(T0.plusSeconds(runs - SlotRun.KEPT_PER_JOB + 1));
+        assertThat(repository().recentSlotRuns(quiet, runs)).as("another job's history is its own")
+                .extracting(SlotRun::slot).containsExactly(T0);
+    }
+
+    @Test
     void aSlotRunsOnlyWhenLaterThanTheJobsLastClaimedSlot() {
         String job = job();
         LockManager replica = replica();

@@ -47,6 +47,8 @@ final class JdbcSlotStore {
 
     private final TimedStatement record;
 
+    private final TimedStatement prune;
+
     private final TimedStatement crashed;
 
     private final TimedStatement finishRow;
@@ -75,6 +77,11 @@ final class JdbcSlotStore {
                 + "AND COALESCE(slot_token, -1) = ? AND slot_runs = ?").formatted(table, now), timeSource);
         this.record = compile(("INSERT INTO %s (job, slot_at, run_no, owner, token, started_at, outcome) "
                 + "VALUES (?, ?, ?, ?, ?, %s, 'RUNNING')").formatted(slots, now), timeSource);
+        // Rows of slots older than the job's newest KEPT_PER_JOB runs; the derived table lets MariaDB read the table
+        // it deletes from.
+        this.prune = compile(("DELETE FROM %1$s WHERE job = ? AND slot_at < (SELECT MIN(slot_at) FROM (SELECT slot_at "
+                + "FROM %1$s WHERE job = ? ORDER BY slot_at DESC, run_no DESC LIMIT %2$d) kept)")
+                .formatted(slots, SlotRun.KEPT_PER_JOB), timeSource);
         this.crashed = compile(("UPDATE %s SET outcome = 'CRASHED' WHERE job = ? AND slot_at = ? AND token = ? "
                 + "AND outcome = 'RUNNING'").formatted(slots), timeSource);
         this.finishRow = compile("UPDATE %s SET slot_state = 'D' WHERE resource = ? AND slot_at = ? AND slot_token = ?"
@@ -129,6 +136,7 @@ final class JdbcSlotStore {
                             .orElse(SlotClaim.refused(SlotClaim.Status.NOT_HELD));
                 }
                 executor.update(connection, record, job, slotMillis, run, owner, current.token());
+                executor.update(connection, prune, job, job);
             }
             // The run claimed before never finished: its holder stopped mid-run (it is re-run now, or not at all).
             boolean previousUnfinished = !ownClaim && current.slot() != null && RUNNING.equals(current.state());

@@ -269,8 +269,13 @@ public final class DistributedLockAutoConfiguration {
             .build();
     }
 
-    /** The application's own {@link LockDialect} bean, else {@code distributed-lock.dialect}, else none (detect). */
-    private static @Nullable LockDialect configuredDialect(DistributedLockProperties properties,
+    /**
+     * The application's own {@link LockDialect} bean, else {@code distributed-lock.dialect}, else none (detect): for
+     * the lock table and the fencing table alike.
+     *
+     * @throws UnknownLockDialectException when the property names no dialect
+     */
+    static @Nullable LockDialect configuredDialect(DistributedLockProperties properties,
             ObjectProvider<LockDialect> lockDialect) {
         String dialect = properties.getDialect();
         return lockDialect.getIfAvailable(() -> dialect != null && !dialect.isBlank() ? dialectNamed(dialect) : null);

@@ -4,7 +4,6 @@ import javax.sql.DataSource;
 
 import io.distlock.core.jdbc.FencingGuard;
 import io.distlock.core.jdbc.dialect.LockDialect;
-import io.distlock.core.jdbc.dialect.LockDialects;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -38,7 +37,7 @@ public final class DistributedLockFencingAutoConfiguration {
     FencingGuard fencingGuard(DataSource dataSource, DistributedLockFencingProperties fencing,
             DistributedLockProperties properties, ObjectProvider<LockDialect> lockDialect) {
         FencingGuard guard = FencingGuard.builder(dataSource).tableName(fencing.getTableName())
-                .dialect(dialect(properties, lockDialect)).build();
+                .dialect(DistributedLockAutoConfiguration.configuredDialect(properties, lockDialect)).build();
         if (properties.getStartupCheck() != DistributedLockProperties.StartupCheck.LAZY) {
             guard.verifySchema();
         }
@@ -51,12 +50,6 @@ public final class DistributedLockFencingAutoConfiguration {
             DistributedLockFencingProperties fencing, DistributedLockJdbcProperties jdbc,
             DistributedLockProperties properties, ObjectProvider<LockDialect> lockDialect) {
         return new FencingTableScriptDatabaseInitializer(dataSource, jdbc, fencing.getTableName(),
-                dialect(properties, lockDialect));
-    }
-
-    /** The application's own {@link LockDialect} bean, else {@code distributed-lock.dialect}, else none (detect). */
-    private static LockDialect dialect(DistributedLockProperties properties, ObjectProvider<LockDialect> lockDialect) {
-        String named = properties.getDialect();
-        return lockDialect.getIfAvailable(() -> named != null && !named.isBlank() ? LockDialects.byName(named) : null);
+                DistributedLockAutoConfiguration.configuredDialect(properties, lockDialect));
     }
 }
