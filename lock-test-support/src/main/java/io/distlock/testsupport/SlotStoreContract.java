@@ -32,6 +32,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -242,6 +243,39 @@ public abstract class SlotStoreContract {
         assertThat(runs).containsExactly("catch-up " + T0.plusSeconds(3), T0.plusSeconds(4).toString());
         SlotOutcome<String> skipping = run(replica, SlotRequest.of(job, T0.plusSeconds(7), TTL).withSchedule(everySecond));
         assertThat(skipping.missed()).containsExactly(T0.plusSeconds(5), T0.plusSeconds(6));
+    }
+
+    @Test
+    void aSlotWhoseClaimFindsTheStoreDownDoesNotRunAndIsToldMissedByTheNextClaim() {
+        String job = job();
+        SlotSchedule everySecond = after -> after.plusSeconds(1);
+        java.util.concurrent.atomic.AtomicBoolean down = new java.util.concurrent.atomic.AtomicBoolean();
+        LockRepository failingClaims = new io.distlock.core.DelegatingLockRepository(repository()) {
+            @Override
+            public io.distlock.core.SlotClaim claimSlot(String job, String owner, Instant slot,
+                    boolean rerunUnfinished) {
+                if (down.get()) {
+                    throw new org.springframework.dao.DataAccessResourceFailureException(
+                            "the store went away after the job's lock was taken (simulated)");
+                }
+                return super.claimSlot(job, owner, slot, rerunUnfinished);
+            }
+        };
+        LockManager replica = LockManager.builder(failingClaims).verifySchema(false).build();
+        managers.add(replica);
+        assertThat(run(replica, SlotRequest.of(job, T0, TTL).withSchedule(everySecond)).status())
+                .isEqualTo(SlotOutcome.Status.RAN);
+        down.set(true);
+        List<Instant> ran = new ArrayList<>();
+        assertThatThrownBy(() -> replica.runOncePerSlot(SlotRequest.of(job, T0.plusSeconds(1), TTL)
+                .withSchedule(everySecond), lease -> ran.add(SlotExecution.current().orElseThrow().slot())))
+                .isInstanceOf(org.springframework.dao.DataAccessResourceFailureException.class);
+        assertThat(ran).as("an unclaimed slot never runs").isEmpty();
+        assertThat(repository().find(job)).as("the job's lock given back").isEmpty();
+        down.set(false);
+        SlotOutcome<String> next = run(replica, SlotRequest.of(job, T0.plusSeconds(2), TTL).withSchedule(everySecond));
+        assertThat(next.status()).isEqualTo(SlotOutcome.Status.RAN);
+        assertThat(next.missed()).as("the slot that did not run").containsExactly(T0.plusSeconds(1));
     }
 
     @Test
