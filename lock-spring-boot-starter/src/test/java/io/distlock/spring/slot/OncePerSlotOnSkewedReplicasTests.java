@@ -40,8 +40,8 @@ import static org.awaitility.Awaitility.await;
 /**
  * Three replicas share one database, each with its scheduler's clock offset (-5 s, 0, +3 s) against a 2-second
  * cron, running a job shorter than the skew, with no minimum hold: the {@code @OncePerSlot} job runs every slot
- * exactly once — even on the replica late by more than the period — while the same job guarded by the lock alone
- * runs slots twice.
+ * exactly once — none twice, even on the replica late by more than the period, and none missed — while the same job
+ * guarded by the lock alone runs slots twice.
  */
 class OncePerSlotOnSkewedReplicasTests {
 
@@ -81,6 +81,10 @@ class OncePerSlotOnSkewedReplicasTests {
         assertThat(settled).as("slots observed").hasSizeGreaterThanOrEqualTo(3);
         assertThat(perSlotRuns).as("per-slot job: replicas that ran each slot").allSatisfy((slot, ran) ->
                 assertThat(ran).as("slot %s", slot).hasSize(1));
+        for (int i = 1; i < settled.size(); i++) {
+            assertThat(settled.get(i)).as("per-slot job: the slot after %s ran, none missed", settled.get(i - 1))
+                    .isEqualTo(settled.get(i - 1).plusSeconds(PERIOD_SECONDS));
+        }
         assertThat(lockOnlyRuns.values()).as("lock-only job: some slot ran on more than one replica")
                 .anySatisfy(ran -> assertThat(ran).hasSizeGreaterThan(1));
     }
