@@ -3,7 +3,6 @@ package io.distlock.spring.autoconfigure;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.List;
-import java.util.Map;
 
 import javax.sql.DataSource;
 
@@ -13,7 +12,6 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.BeanWrapper;
 import org.springframework.beans.PropertyAccessorFactory;
-import org.springframework.boot.jdbc.DatabaseDriver;
 import org.springframework.core.NestedExceptionUtils;
 import org.springframework.jdbc.datasource.DelegatingDataSource;
 
@@ -25,9 +23,6 @@ import org.springframework.jdbc.datasource.DelegatingDataSource;
 final class LockDatabaseProbe {
 
     private static final List<String> URL_PROPERTIES = List.of("jdbcUrl", "url", "URL");
-
-    private static final Map<DatabaseDriver, String> DIALECTS = Map.of(DatabaseDriver.H2, "h2",
-            DatabaseDriver.POSTGRESQL, "postgresql", DatabaseDriver.MARIADB, "mariadb");
 
     private final DataSource dataSource;
 
@@ -56,8 +51,7 @@ final class LockDatabaseProbe {
         if (url == null) {
             return null;
         }
-        String name = DIALECTS.get(DatabaseDriver.fromJdbcUrl(url));
-        return name != null ? LockDialects.byName(name) : null;
+        return LockDialects.forJdbcUrl(url);
     }
 
     /**

@@ -3,10 +3,14 @@ package io.distlock.core.jdbc.dialect;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
 import java.sql.SQLException;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 
 import javax.sql.DataSource;
+
+import org.jspecify.annotations.Nullable;
 
 /**
  * The supported databases, and how the right dialect is picked: from the JDBC product name, or by name when
@@ -14,15 +18,23 @@ import javax.sql.DataSource;
  */
 public final class LockDialects {
 
-    private static final Map<String, LockDialect> BY_NAME = Map.of(
-            "h2", new H2LockDialect(),
-            "postgresql", new PostgreSqlLockDialect(),
-            "mariadb", new MariaDbLockDialect());
+    /** Each built-in dialect by its configured name, which is also its JDBC URL's subprotocol. */
+    private static final Map<String, LockDialect> BY_NAME = builtIn(new H2LockDialect(), new PostgreSqlLockDialect(),
+            new MariaDbLockDialect());
 
     /** The names {@link #byName(String)} accepts. */
     public static final String SUPPORTED = "h2 (2.x), postgresql (12 or later), mariadb (10.6 or later)";
 
     private LockDialects() {
+    }
+
+    private static Map<String, LockDialect> builtIn(H2LockDialect h2, PostgreSqlLockDialect postgresql,
+            MariaDbLockDialect mariadb) {
+        Map<String, LockDialect> byName = new LinkedHashMap<>();
+        byName.put("h2", h2);
+        byName.put("postgresql", postgresql);
+        byName.put("mariadb", mariadb);
+        return Collections.unmodifiableMap(byName);
     }
 
     /**
@@ -38,6 +50,30 @@ public final class LockDialects {
             throw new IllegalArgumentException("Unknown lock dialect '" + name + "'; supported: " + SUPPORTED);
         }
         return dialect;
+    }
+
+    /**
+     * The built-in dialects by their configured names, in a fixed order.
+     *
+     * @return {@code h2}, {@code postgresql} and {@code mariadb}
+     */
+    public static Map<String, LockDialect> builtIn() {
+        return BY_NAME;
+    }
+
+    /**
+     * Picks the dialect a JDBC URL names, without connecting.
+     *
+     * @param url a JDBC URL such as {@code jdbc:postgresql://db/app}
+     * @return the dialect, or {@code null} when the URL names no supported database
+     */
+    public static @Nullable LockDialect forJdbcUrl(String url) {
+        for (Map.Entry<String, LockDialect> dialect : BY_NAME.entrySet()) {
+            if (url.startsWith("jdbc:" + dialect.getKey() + ":")) {
+                return dialect.getValue();
+            }
+        }
+        return null;
     }
 
     /**
@@ -68,14 +104,11 @@ public final class LockDialects {
      */
     public static LockDialect forProduct(String productName, String productVersion) {
         String product = productName.toLowerCase(Locale.ROOT);
-        if (product.equals("h2")) {
-            return BY_NAME.get("h2");
-        }
-        if (product.equals("postgresql")) {
-            return BY_NAME.get("postgresql");
-        }
-        if (product.equals("mariadb") || productVersion.toLowerCase(Locale.ROOT).contains("mariadb")) {
-            return BY_NAME.get("mariadb");
+        // MariaDB's driver may answer "MySQL" as the product, with "MariaDB" in the version.
+        String name = productVersion.toLowerCase(Locale.ROOT).contains("mariadb") ? "mariadb" : product;
+        LockDialect dialect = BY_NAME.get(name);
+        if (dialect != null) {
+            return dialect;
         }
         throw new IllegalStateException("Database '" + productName + " " + productVersion
                 + "' is not supported for distributed locks; supported: " + SUPPORTED

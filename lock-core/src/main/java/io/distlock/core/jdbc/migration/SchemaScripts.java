@@ -4,7 +4,6 @@ import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
 import java.sql.SQLException;
-import java.util.List;
 import java.util.zip.CRC32;
 
 import io.distlock.core.jdbc.FencingGuard;
@@ -81,8 +80,8 @@ enum SchemaScripts {
      */
     int checksum() {
         CRC32 crc = new CRC32();
-        for (String name : List.of("h2", "postgresql", "mariadb")) {
-            crc.update(script(LockDialects.byName(name), defaultTable).getBytes(StandardCharsets.UTF_8));
+        for (LockDialect dialect : LockDialects.builtIn().values()) {
+            crc.update(script(dialect, defaultTable).getBytes(StandardCharsets.UTF_8));
         }
         return (int) crc.getValue();
     }
