@@ -289,16 +289,14 @@ class RunLockedTests {
     }
 
     /** Counts acquire attempts on one resource. */
-    private static final class CountingAttempts implements LockRepository {
-
-        private final LockRepository delegate;
+    private static final class CountingAttempts extends DelegatingLockRepository {
 
         private final String resource;
 
         private final java.util.concurrent.atomic.AtomicInteger attempts;
 
         CountingAttempts(LockRepository delegate, String resource, java.util.concurrent.atomic.AtomicInteger attempts) {
-            this.delegate = delegate;
+            super(delegate);
             this.resource = resource;
             this.attempts = attempts;
         }
@@ -308,37 +306,7 @@ class RunLockedTests {
             if (r.equals(resource)) {
                 attempts.incrementAndGet();
             }
-            return delegate.acquire(r, owner, ttl);
-        }
-
-        @Override
-        public RenewResult renew(String r, String owner, Duration ttl) {
-            return delegate.renew(r, owner, ttl);
-        }
-
-        @Override
-        public java.util.Map<LeaseKey, LockRecord> renewAll(java.util.Collection<LeaseKey> leases, Duration ttl) {
-            return delegate.renewAll(leases, ttl);
-        }
-
-        @Override
-        public LockResult release(String r, String owner, Duration minHold) {
-            return delegate.release(r, owner, minHold);
-        }
-
-        @Override
-        public java.util.Optional<LockRecord> find(String r) {
-            return delegate.find(r);
-        }
-
-        @Override
-        public List<LockRecord> findAll() {
-            return delegate.findAll();
-        }
-
-        @Override
-        public int deleteExpired(Duration retention) {
-            return delegate.deleteExpired(retention);
+            return super.acquire(r, owner, ttl);
         }
     }
 
