@@ -199,6 +199,7 @@ final class TortureChecker {
         workers.forEach(w -> events.put(w, WorkerEvents.of(w)));
         long lateMillis = options.ttl().toMillis() + CLOCK_SLACK_MILLIS;
         List<String> lostUnderPool = new ArrayList<>();
+        long lostAfterCut = 0;
         long hogsPastTtl = 0;
         long exhausted = 0;
         int maxHeld = 0;
@@ -208,9 +209,19 @@ final class TortureChecker {
                 if (worker.getKey().pid() != hog.pid()) {
                     continue;
                 }
+                // The database cut the worker's sessions, perhaps the watchdog's reserved connection, just before or
+                // while its work held the rest of the pool: the replacement has to come from that pool.
+                boolean cut = faults.disconnects().stream().anyMatch(d -> d.worker().equals(hog.worker())
+                        && within(d.at(), hog.from().minus(options.ttl()), hog.to()));
                 for (WorkerEvents.Lost lost : worker.getValue().lost()) {
-                    if (within(lost.at(), hog.from(), hog.to().plusMillis(lateMillis))
-                            && !pausedAt(faults, hog.pid(), lost.at(), options)) {
+                    if (!within(lost.at(), hog.from(), hog.to().plusMillis(lateMillis))
+                            || pausedAt(faults, hog.pid(), lost.at(), options)) {
+                        continue;
+                    }
+                    if (cut) {
+                        lostAfterCut++;
+                    }
+                    else {
                         lostUnderPool.add(worker.getKey().name() + " lost " + lost.lease() + " at " + lost.at() + ": "
                                 + lost.detail());
                     }
@@ -346,8 +357,10 @@ final class TortureChecker {
         if (options.faults().contains(Fault.POOL)) {
             out.printf("  pool        %d times: %d guarded sections held pooled connections in open transactions past "
                     + "the TTL (up to %d of a pool of %d), %d of them while every connection was in use, the "
-                    + "watchdog's included; %d leases lost meanwhile%s%n", faults.poolHogs().size(), hogsPastTtl,
-                    maxHeld, poolSize, exhausted, lostUnderPool.size(), skippedNote(faults, Fault.POOL));
+                    + "watchdog's included; %d leases lost meanwhile, and %d more after the database cut that "
+                    + "worker's sessions (told lost; its reserved connection's replacement waits for the pool)%s%n",
+                    faults.poolHogs().size(), hogsPastTtl, maxHeld, poolSize, exhausted, lostUnderPool.size(),
+                    lostAfterCut, skippedNote(faults, Fault.POOL));
         }
         else {
             out.println("  pool        off");
@@ -402,8 +415,9 @@ final class TortureChecker {
                         + " ms (max " + maxTakeover + " ms, " + missedTakeovers + " never taken)"));
         if (options.faults().contains(Fault.POOL)) {
             results.add(criterion(lostUnderPool.isEmpty() && exhausted > 0, "no lease lost while its worker's guarded "
-                    + "work held every connection of its pool but the watchdog's (" + lostUnderPool.size() + " lost; "
-                    + exhausted + " sections exhausted the pool)"));
+                    + "work held every connection of its pool but the watchdog's, unless the database cut that "
+                    + "worker's sessions meanwhile (" + lostUnderPool.size() + " lost; " + lostAfterCut
+                    + " after a cut; " + exhausted + " sections exhausted the pool)"));
         }
         if (options.faults().contains(Fault.ROWLOCK)) {
             results.add(criterion(slowProbes.isEmpty(), "an acquire of a stalled lock answers not acquired within "
