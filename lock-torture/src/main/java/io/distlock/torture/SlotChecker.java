@@ -32,8 +32,9 @@ import org.jspecify.annotations.Nullable;
  * is <b>executed</b> when its work started at least once, <b>missed</b> when it never did.</li>
  * <li><b>Duplicates</b>: starts of an at-most-once job's slot beyond its first. Every start is committed before the
  * work, so a killed or paused run counts too. Any duplicate fails the run.</li>
- * <li><b>Re-runs</b>: second starts of an at-least-once job's slot. One is allowed only after a first run that had
- * not finished when it started (its holder was killed, or paused past its lease), under a larger token.</li>
+ * <li><b>Re-runs</b>: second starts of an at-least-once job's slot. One is allowed only after a first run whose
+ * finish the slot history had not recorded when it started (its holder was killed, or stalled past its lease before
+ * the finish was recorded, even when its work itself had ended), under a larger token.</li>
  * <li><b>Crashed</b>: runs the slot history records {@code CRASHED}: a later claim found them unfinished.</li>
  * </ul>
  */
@@ -68,7 +69,16 @@ final class SlotChecker {
     }
 
     /** A run in the library's slot history. */
-    private record HistoryRun(String job, long slot, int run, long token, String outcome) {
+    private record HistoryRun(String job, long slot, int run, long token, String outcome,
+            @Nullable Instant finishedAt) {
+
+        String key() {
+            return key(job, slot, run, token);
+        }
+
+        static String key(String job, long slot, int run, long token) {
+            return job + "/" + slot + "/" + run + "/" + token;
+        }
     }
 
     Verdict check(FaultLog faults, List<WorkerOutcome> workers) throws SQLException {
@@ -80,15 +90,16 @@ final class SlotChecker {
                             CrashPolicy.valueOf(rs.getString(2)), rs.getLong(3), rs.getInt(4), rs.getString(5),
                             rs.getLong(6), dialect.readInstant(rs, 7),
                             rs.getObject(8) == null ? null : dialect.readInstant(rs, 8))));
-            query(connection, "SELECT job, slot_at, run_no, token, outcome FROM " + TortureSchema.SLOT_LOCKS
-                    + "_slots", rs -> history.add(new HistoryRun(rs.getString(1), rs.getLong(2), rs.getInt(3),
-                            rs.getLong(4), rs.getString(5))));
+            query(connection, "SELECT job, slot_at, run_no, token, outcome, finished_at FROM "
+                    + TortureSchema.SLOT_LOCKS + "_slots", rs -> history.add(new HistoryRun(rs.getString(1),
+                            rs.getLong(2), rs.getInt(3), rs.getLong(4), rs.getString(5),
+                            rs.getObject(6) == null ? null : dialect.readInstant(rs, 6))));
         }
         long period = TortureOptions.SLOT_PERIOD.toMillis();
         Map<String, List<Start>> byJob = starts.stream()
                 .collect(Collectors.groupingBy(Start::job, TreeMap::new, Collectors.toList()));
-        Set<String> claimed = history.stream().map(h -> h.job() + "/" + h.slot() + "/" + h.run() + "/" + h.token())
-                .collect(Collectors.toSet());
+        Map<String, HistoryRun> claimed = history.stream()
+                .collect(Collectors.toMap(HistoryRun::key, h -> h, (a, b) -> a));
 
         long slots = 0;
         long executed = 0;
@@ -125,12 +136,17 @@ final class SlotChecker {
                 jobReruns += runs.size() - 1;
                 Start firstRun = runs.get(0);
                 Start again = runs.get(1);
-                boolean finishedBefore = firstRun.finishedAt() != null
-                        && !firstRun.finishedAt().isAfter(again.startedAt());
+                // The store decides a re-run by the finish it recorded: work that ended but whose finish was not
+                // recorded before its lease ran out is unfinished to every replica, and at least once runs it again.
+                HistoryRun firstClaim = claimed.get(HistoryRun.key(firstRun.job(), firstRun.slot(), firstRun.run(),
+                        firstRun.token()));
+                Instant recordedFinish = firstClaim == null ? null : firstClaim.finishedAt();
+                boolean finishedBefore = recordedFinish != null && !recordedFinish.isAfter(again.startedAt());
                 if (runs.size() > 2 || finishedBefore || again.token() <= firstRun.token() || again.run() != 2) {
                     rerunViolations++;
-                    violations.add("re-run not allowed: " + where + (finishedBefore ? ", the first had finished at "
-                            + firstRun.finishedAt() + " before the second started at " + again.startedAt() : ""));
+                    violations.add("re-run not allowed: " + where + (finishedBefore ? ", the slot history recorded "
+                            + "the first finished at " + recordedFinish + " before the second started at "
+                            + again.startedAt() : ""));
                 }
             }
             long jobCrashed = history.stream()
@@ -145,7 +161,7 @@ final class SlotChecker {
         }
         long crashed = history.stream().filter(h -> h.outcome().equals("CRASHED")).count();
         List<Start> unclaimed = starts.stream()
-                .filter(s -> !claimed.contains(s.job() + "/" + s.slot() + "/" + s.run() + "/" + s.token())).toList();
+                .filter(s -> !claimed.containsKey(HistoryRun.key(s.job(), s.slot(), s.run(), s.token()))).toList();
         unclaimed.stream().limit(20).forEach(s -> violations.add("started without a claim in the slot history: "
                 + s.job() + " slot " + Instant.ofEpochMilli(s.slot()) + " run " + s.run() + " token " + s.token()
                 + " by " + s.worker()));
@@ -201,7 +217,8 @@ final class SlotChecker {
         results.add(criterion(duplicates == 0, "duplicates=0: no slot of an at-most-once job started twice ("
                 + duplicates + ")"));
         results.add(criterion(rerunViolations == 0, "a slot of an at-least-once job starts at most twice, the second "
-                + "time under a larger token and only while its first run had not finished (" + rerunViolations
+                + "time under a larger token and only while the slot history had not recorded its first run's finish ("
+                + rerunViolations
                 + " violations)"));
         results.add(criterion(unclaimed.isEmpty(), "every run started under a claim the slot history records ("
                 + unclaimed.size() + " did not)"));

@@ -100,7 +100,21 @@ class SlotCheckerTests {
 
         assertThat(verdict.passed()).isFalse();
         assertThat(verdict.rerunViolations()).isOne();
-        assertThat(output()).contains("the first had finished at");
+        assertThat(output()).contains("the slot history recorded the first finished at");
+    }
+
+    @Test
+    void aFirstRunWhoseWorkEndedButWhoseFinishTheStoreNeverRecordedMayRunAgain() throws SQLException {
+        // Token 5's work ended at 300 ms, then its holder stalled past its lease before the library recorded the
+        // finish: the store still had the run unfinished when token 6 claimed the slot again at 2.5 s.
+        start(AT_LEAST_ONCE, 0, 1, "w0-1", 5, 0, 300L);
+        claim(AT_LEAST_ONCE, 0, 1, "w0-1", 5, 0, null, "CRASHED");
+        run(AT_LEAST_ONCE, 0, 2, "w1-2", 6, 2500, 2600L, "SUCCEEDED");
+
+        SlotChecker.Verdict verdict = check(Set.of(), new FaultLog(), worker(1, 0), worker(2, 0));
+
+        assertThat(verdict.passed()).as(output()).isTrue();
+        assertThat(verdict.rerun()).isOne();
     }
 
     @Test
@@ -190,13 +204,20 @@ class SlotCheckerTests {
                 List.of(T0 + " EVENT DONE ran=1 lost=0 locked=0 already_claimed=1 db_errors=0"));
     }
 
-    /** A start recorded by a worker, and its claim in the slot history. */
+    /** A start recorded by a worker, and its claim in the slot history with the same finish, if any. */
     private void run(String job, long slotSeconds, int run, String worker, long token, long startMillis,
             @Nullable Long finishMillis, String outcome) throws SQLException {
         start(job, slotSeconds, run, worker, token, startMillis, finishMillis);
+        claim(job, slotSeconds, run, worker, token, startMillis, finishMillis, outcome);
+    }
+
+    /** A claim in the slot history, with the finish the library recorded, if any. */
+    private void claim(String job, long slotSeconds, int run, String worker, long token, long startMillis,
+            @Nullable Long finishMillis, String outcome) throws SQLException {
         update("INSERT INTO " + TortureSchema.SLOT_LOCKS + "_slots (job, slot_at, run_no, owner, token, started_at, "
-                + "outcome) VALUES (?, ?, ?, ?, ?, ?, ?)", job, T0.plusSeconds(slotSeconds).toEpochMilli(), run,
-                worker + ":x", token, at(startMillis), outcome);
+                + "finished_at, outcome) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", job,
+                T0.plusSeconds(slotSeconds).toEpochMilli(), run, worker + ":x", token, at(startMillis),
+                finishMillis == null ? null : at(finishMillis), outcome);
     }
 
     /** A start recorded by a worker only. */

@@ -200,6 +200,33 @@ class TortureCheckerTests {
     }
 
     @Test
+    void aLeaseLostUnderThePoolFaultRightAfterTheDatabaseCutThatWorkersSessionsIsCountedApart() throws SQLException {
+        cleanLedger();
+        FaultLog faults = new FaultLog();
+        faults.add(new FaultLog.PoolHog("w0-" + PID_A, PID_A, T0, T0.plusMillis(3500), 1));
+        String hog = T0.plusMillis(3400) + " EVENT HOG torture-lock-0 token=5 held_ms=3000 connections=3 max_active=4 "
+                + "pool=4 lease_lost=false";
+        List<String> lostOnce = List.of(hog, lost(2000, "LOST", 5), lost(2001, "REPORTED_LOST", 5));
+        FaultLog cutBefore = new FaultLog();
+        cutBefore.add(faults.poolHogs().get(0));
+        cutBefore.add(new FaultLog.Disconnect("w0-" + PID_A, T0.minusMillis(1500), 2));
+        FaultLog otherWorkerCut = new FaultLog();
+        otherWorkerCut.add(faults.poolHogs().get(0));
+        otherWorkerCut.add(new FaultLog.Disconnect("w0-" + PID_B, T0.minusMillis(1500), 2));
+
+        TortureChecker.Verdict afterCut = check(Set.of(Fault.POOL, Fault.DISCONNECT), cutBefore,
+                worker(PID_A, 0, lostOnce, 1, 1), worker(PID_B, 0));
+        assertThat(afterCut.passed()).as(output()).isTrue();
+        assertThat(afterCut.lostUnderPool()).isZero();
+        assertThat(output()).contains("0 leases lost meanwhile, and 1 more after the database cut that worker's");
+
+        TortureChecker.Verdict anotherWorkersCut = check(Set.of(Fault.POOL, Fault.DISCONNECT), otherWorkerCut,
+                worker(PID_A, 0, lostOnce, 1, 1), worker(PID_B, 0));
+        assertThat(anotherWorkersCut.passed()).isFalse();
+        assertThat(anotherWorkersCut.lostUnderPool()).isEqualTo(1);
+    }
+
+    @Test
     void aPoolFaultThatNeverExhaustedThePoolFails() throws SQLException {
         cleanLedger();
         FaultLog faults = new FaultLog();
