@@ -4,9 +4,11 @@ import javax.sql.DataSource;
 
 import io.distlock.core.jdbc.FencingGuard;
 import io.distlock.core.jdbc.FencingResult;
+import io.distlock.spring.StartupFailures;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceTransactionManagerAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -60,5 +62,22 @@ class DistributedLockFencingAutoConfigurationTests {
                 "distributed-lock.fencing.table-name=missing_fence", "distributed-lock.jdbc.initialize-schema=never")
             .run(context -> assertThat(context).hasFailed().getFailure()
                 .hasStackTraceContaining("Fencing table 'missing_fence'"));
+    }
+
+    @Test
+    void anUnknownDialectFailsTheStartOfTheFencingGuardNamingTheProperty() {
+        // Fencing alone, as beside a lock store that is not JDBC: its own start names the property at fault.
+        new ApplicationContextRunner().withPropertyValues("spring.datasource.generate-unique-name=true")
+            .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class,
+                    DistributedLockFencingAutoConfiguration.class))
+            .withPropertyValues("distributed-lock.fencing.enabled=true", "distributed-lock.dialect=oracle")
+            .run(context -> {
+                assertThat(context).hasFailed();
+                FailureAnalysis analysis = StartupFailures.analyze(context.getStartupFailure());
+                assertThat(analysis).isNotNull();
+                assertThat(analysis.getCause()).isInstanceOf(UnknownLockDialectException.class);
+                assertThat(analysis.getDescription())
+                    .startsWith("distributed-lock.dialect = 'oracle' is not a lock dialect");
+            });
     }
 }
