@@ -155,6 +155,21 @@ abstract class LockRepositoryFaultContractTests {
     }
 
     @Test
+    void acquireOfAHeldLockWhoseRowAnotherSessionHoldsLockedIsRefusedWithinTheBoundAndWritesNothing()
+            throws Exception {
+        String resource = resource();
+        LockRecord held = repository.acquire(resource, owner(), LONG).orElseThrow();
+        Timed<java.util.Optional<LockRecord>> attempt;
+        try (OutsideSession outside = OutsideSession.lockingRow(database(), table, resource)) {
+            attempt = timed(() -> repository.acquire(resource, owner(), LONG), outside);
+        }
+        assertThat(attempt.value()).as("not acquired").isEmpty();
+        assertThat(attempt.elapsed()).as("at most the bound").isLessThan(BOUND.plus(MARGIN));
+        assertThat(owner(resource)).as("the holder keeps it").isEqualTo(held.owner());
+        assertThat(token(resource)).isEqualTo(held.token());
+    }
+
+    @Test
     void renewAllOfABatchWithARowLockedByAnotherSessionThrowsQueryTimeoutWithinTheBound() throws Exception {
         String stuck = resource();
         String healthy = resource();
