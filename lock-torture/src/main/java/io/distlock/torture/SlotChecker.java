@@ -13,6 +13,7 @@ import java.util.LongSummaryStatistics;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -20,6 +21,7 @@ import java.util.stream.Collectors;
 import javax.sql.DataSource;
 
 import io.distlock.core.CrashPolicy;
+import io.distlock.core.SlotRun;
 import io.distlock.core.jdbc.dialect.LockDialect;
 import org.jspecify.annotations.Nullable;
 
@@ -100,6 +102,12 @@ final class SlotChecker {
                 .collect(Collectors.groupingBy(Start::job, TreeMap::new, Collectors.toList()));
         Map<String, HistoryRun> claimed = history.stream()
                 .collect(Collectors.toMap(HistoryRun::key, h -> h, (a, b) -> a));
+        // The library keeps the newest runs of each job only: a start of an older slot has no claim left to check.
+        Map<String, Long> keptFrom = history.stream().collect(Collectors.groupingBy(HistoryRun::job)).entrySet()
+                .stream().filter(runs -> runs.getValue().size() >= SlotRun.KEPT_PER_JOB)
+                .collect(Collectors.toMap(Map.Entry::getKey,
+                        runs -> runs.getValue().stream().mapToLong(HistoryRun::slot).min().orElseThrow()));
+        Predicate<Start> pruned = start -> start.slot() < keptFrom.getOrDefault(start.job(), Long.MIN_VALUE);
 
         long slots = 0;
         long executed = 0;
@@ -160,8 +168,9 @@ final class SlotChecker {
                     jobSlots, bySlot.size(), jobSlots - bySlot.size(), jobDuplicates, jobReruns, jobCrashed));
         }
         long crashed = history.stream().filter(h -> h.outcome().equals("CRASHED")).count();
-        List<Start> unclaimed = starts.stream()
-                .filter(s -> !claimed.containsKey(HistoryRun.key(s.job(), s.slot(), s.run(), s.token()))).toList();
+        List<Start> unclaimed = starts.stream().filter(s -> !pruned.test(s)
+                && !claimed.containsKey(HistoryRun.key(s.job(), s.slot(), s.run(), s.token()))).toList();
+        long prunedStarts = starts.stream().filter(pruned).count();
         unclaimed.stream().limit(20).forEach(s -> violations.add("started without a claim in the slot history: "
                 + s.job() + " slot " + Instant.ofEpochMilli(s.slot()) + " run " + s.run() + " token " + s.token()
                 + " by " + s.worker()));
@@ -205,6 +214,10 @@ final class SlotChecker {
         if (options.faults().contains(Fault.DISCONNECT)) {
             out.printf("  disconnect  %d times, %d sessions cut%n", faults.disconnects().size(),
                     faults.disconnects().stream().mapToInt(FaultLog.Disconnect::sessions).sum());
+        }
+        if (prunedStarts > 0) {
+            out.printf("  history     %d starts of slots older than the runs the slot history keeps (%d a job) are "
+                    + "not checked against it%n", prunedStarts, SlotRun.KEPT_PER_JOB);
         }
         out.printf("  workers     %d database errors (documented), %d unexpected exceptions or library errors, %d "
                 + "abnormal exits%n", databaseErrors, unexpectedLines.size(), abnormalExits.size());

@@ -16,6 +16,7 @@ import java.util.Set;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import io.distlock.core.SlotRun;
 import io.distlock.testsupport.TestDatabase;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
@@ -158,6 +159,21 @@ class SlotCheckerTests {
 
         assertThat(verdict.passed()).isFalse();
         assertThat(verdict.unclaimedStarts()).isOne();
+    }
+
+    @Test
+    void startsOfSlotsOlderThanTheRunsTheHistoryKeepsAreNotCheckedAgainstIt() throws SQLException {
+        // The library kept the newest runs of the job only; the start of slot 0 s lost its claim to that pruning.
+        start(AT_MOST_ONCE, 0, 1, "w0-1", 1, 0, 300L);
+        for (int slot = 1; slot <= SlotRun.KEPT_PER_JOB; slot++) {
+            run(AT_MOST_ONCE, slot * 2L, 1, "w0-1", slot + 1L, slot * 2000L, slot * 2000L + 300, "SUCCEEDED");
+        }
+
+        SlotChecker.Verdict verdict = check(Set.of(), new FaultLog(), worker(1, 0));
+
+        assertThat(verdict.passed()).as(output()).isTrue();
+        assertThat(verdict.unclaimedStarts()).isZero();
+        assertThat(output()).contains("1 starts of slots older than the runs the slot history keeps (50 a job)");
     }
 
     @Test
