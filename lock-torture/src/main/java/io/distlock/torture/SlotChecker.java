@@ -13,6 +13,7 @@ import java.util.LongSummaryStatistics;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -67,7 +68,7 @@ final class SlotChecker {
 
     /** A start recorded by a worker. */
     private record Start(String job, CrashPolicy policy, long slot, int run, String worker, long token,
-            Instant startedAt, @Nullable Instant finishedAt) {
+            Instant startedAt) {
     }
 
     /** A run in the library's slot history. */
@@ -87,11 +88,10 @@ final class SlotChecker {
         List<Start> starts = new ArrayList<>();
         List<HistoryRun> history = new ArrayList<>();
         try (Connection connection = dataSource.getConnection()) {
-            query(connection, "SELECT job, policy, slot_at, run_no, worker, token, started_at, finished_at FROM "
+            query(connection, "SELECT job, policy, slot_at, run_no, worker, token, started_at FROM "
                     + TortureSchema.SLOT_RUNS, rs -> starts.add(new Start(rs.getString(1),
                             CrashPolicy.valueOf(rs.getString(2)), rs.getLong(3), rs.getInt(4), rs.getString(5),
-                            rs.getLong(6), dialect.readInstant(rs, 7),
-                            rs.getObject(8) == null ? null : dialect.readInstant(rs, 8))));
+                            rs.getLong(6), dialect.readInstant(rs, 7))));
             query(connection, "SELECT job, slot_at, run_no, token, outcome, finished_at FROM "
                     + TortureSchema.SLOT_LOCKS + "_slots", rs -> history.add(new HistoryRun(rs.getString(1),
                             rs.getLong(2), rs.getInt(3), rs.getLong(4), rs.getString(5),
@@ -101,7 +101,7 @@ final class SlotChecker {
         Map<String, List<Start>> byJob = starts.stream()
                 .collect(Collectors.groupingBy(Start::job, TreeMap::new, Collectors.toList()));
         Map<String, HistoryRun> claimed = history.stream()
-                .collect(Collectors.toMap(HistoryRun::key, h -> h, (a, b) -> a));
+                .collect(Collectors.toMap(HistoryRun::key, Function.identity()));
         // The library keeps the newest runs of each job only: a start of an older slot has no claim left to check.
         Map<String, Long> keptFrom = history.stream().collect(Collectors.groupingBy(HistoryRun::job)).entrySet()
                 .stream().filter(runs -> runs.getValue().size() >= SlotRun.KEPT_PER_JOB)
@@ -231,8 +231,7 @@ final class SlotChecker {
                 + duplicates + ")"));
         results.add(criterion(rerunViolations == 0, "a slot of an at-least-once job starts at most twice, the second "
                 + "time under a larger token and only while the slot history had not recorded its first run's finish ("
-                + rerunViolations
-                + " violations)"));
+                + rerunViolations + " violations)"));
         results.add(criterion(unclaimed.isEmpty(), "every run started under a claim the slot history records ("
                 + unclaimed.size() + " did not)"));
         results.add(criterion(unexpectedLines.isEmpty() && abnormalExits.isEmpty(),

@@ -182,10 +182,8 @@ class TortureCheckerTests {
     @Test
     void aLeaseLostWhileItsWorkersGuardedWorkHeldThePoolFailsAndNoneLostPasses() throws SQLException {
         cleanLedger();
-        FaultLog faults = new FaultLog();
-        faults.add(new FaultLog.PoolHog("w0-" + PID_A, PID_A, T0, T0.plusMillis(3500), 1));
-        String hog = T0.plusMillis(3400) + " EVENT HOG torture-lock-0 token=5 held_ms=3000 connections=3 max_active=4 "
-                + "pool=4 lease_lost=false";
+        FaultLog faults = poolFaultOfWorkerA();
+        String hog = exhaustingHogOfWorkerA();
 
         TortureChecker.Verdict kept = check(Set.of(Fault.POOL), faults,
                 worker(PID_A, 0, List.of(hog), 0, 0), worker(PID_B, 0));
@@ -202,16 +200,11 @@ class TortureCheckerTests {
     @Test
     void aLeaseLostUnderThePoolFaultRightAfterTheDatabaseCutThatWorkersSessionsIsCountedApart() throws SQLException {
         cleanLedger();
-        FaultLog faults = new FaultLog();
-        faults.add(new FaultLog.PoolHog("w0-" + PID_A, PID_A, T0, T0.plusMillis(3500), 1));
-        String hog = T0.plusMillis(3400) + " EVENT HOG torture-lock-0 token=5 held_ms=3000 connections=3 max_active=4 "
-                + "pool=4 lease_lost=false";
-        List<String> lostOnce = List.of(hog, lost(2000, "LOST", 5), lost(2001, "REPORTED_LOST", 5));
-        FaultLog cutBefore = new FaultLog();
-        cutBefore.add(faults.poolHogs().get(0));
+        List<String> lostOnce = List.of(exhaustingHogOfWorkerA(), lost(2000, "LOST", 5),
+                lost(2001, "REPORTED_LOST", 5));
+        FaultLog cutBefore = poolFaultOfWorkerA();
         cutBefore.add(new FaultLog.Disconnect("w0-" + PID_A, T0.minusMillis(1500), 2));
-        FaultLog otherWorkerCut = new FaultLog();
-        otherWorkerCut.add(faults.poolHogs().get(0));
+        FaultLog otherWorkerCut = poolFaultOfWorkerA();
         otherWorkerCut.add(new FaultLog.Disconnect("w0-" + PID_B, T0.minusMillis(1500), 2));
 
         TortureChecker.Verdict afterCut = check(Set.of(Fault.POOL, Fault.DISCONNECT), cutBefore,
@@ -229,8 +222,7 @@ class TortureCheckerTests {
     @Test
     void aPoolFaultThatNeverExhaustedThePoolFails() throws SQLException {
         cleanLedger();
-        FaultLog faults = new FaultLog();
-        faults.add(new FaultLog.PoolHog("w0-" + PID_A, PID_A, T0, T0.plusMillis(3500), 1));
+        FaultLog faults = poolFaultOfWorkerA();
         String hog = T0.plusMillis(3400) + " EVENT HOG torture-lock-0 token=5 held_ms=3000 connections=1 max_active=2 "
                 + "pool=4 lease_lost=false";
 
@@ -313,6 +305,19 @@ class TortureCheckerTests {
     }
 
     /** One section on torture-lock-0 and its accepted ledger write. */
+    /** Worker A's guarded sections held its pool from T0 for 3.5 s. */
+    private static FaultLog poolFaultOfWorkerA() {
+        FaultLog faults = new FaultLog();
+        faults.add(new FaultLog.PoolHog("w0-" + PID_A, PID_A, T0, T0.plusMillis(3500), 1));
+        return faults;
+    }
+
+    /** Worker A's section that held every connection of its pool, the watchdog's included, past the TTL. */
+    private static String exhaustingHogOfWorkerA() {
+        return T0.plusMillis(3400) + " EVENT HOG torture-lock-0 token=5 held_ms=3000 connections=3 max_active=4 "
+                + "pool=4 lease_lost=false";
+    }
+
     private void cleanLedger() throws SQLException {
         section(PID_A, 5, 0, 0, 10);
         counter(1);
