@@ -96,6 +96,20 @@ abstract class JdbcLockRepositoryContractTests extends LockRepositoryContract {
     }
 
     @Test
+    void everyNewLeaseLastsExactlyItsTtlWhetherItsRowIsWrittenFirstOrTakenOver() {
+        // The database clock moves between two readings within a statement; a new lease's times come from one.
+        for (int i = 0; i < 100; i++) {
+            String resource = resource();
+            LockRecord first = repository.acquire(resource, owner(), LONG).orElseThrow();
+            assertThat(repository.release(resource, first.owner())).isEqualTo(LockResult.APPLIED);
+            LockRecord takeover = repository.acquire(resource, owner(), LONG).orElseThrow();
+            assertThat(Duration.between(first.acquiredAt(), first.expiresAt())).as("written first").isEqualTo(LONG);
+            assertThat(Duration.between(takeover.acquiredAt(), takeover.expiresAt())).as("taken over")
+                    .isEqualTo(LONG);
+        }
+    }
+
+    @Test
     void deleteExpiredRemovesOnlyRowsExpiredLongerThanTheRetentionAndTokensStayMonotonic() {
         String gone = resource();
         String recent = resource();

@@ -71,7 +71,9 @@ final class MariaDbLockDialect implements LockDialect {
      * {@code expires_at} still holds the old value, {@code owner} next, and {@code expires_at} last, comparing with
      * the owner just assigned. Every decision compares with {@code UTC_TIMESTAMP(6)}, fixed at the statement's start,
      * so that all of them agree; the times written on a duplicate are read from {@code SYSDATE(6)} under the row lock,
-     * in UTC by the statement's own time zone, and {@code VALUES} carries only the TTL.
+     * in UTC by the statement's own time zone, and {@code VALUES} carries only the TTL. {@code SYSDATE(6)} moves
+     * between two calls, so a takeover reads it once, for {@code acquired_at}, and its {@code expires_at} adds the
+     * TTL to that: a new lease lasts exactly its TTL.
      */
     @Override
     public String acquire(String table, String sequence) {
@@ -85,8 +87,9 @@ final class MariaDbLockDialect implements LockDialect {
                     owner = IF(expires_at <= {now} OR owner = VALUES(owner), VALUES(owner), owner),
                     expires_at = IF(owner = VALUES(owner), %4$s, expires_at)
                 RETURNING resource, owner, token, acquired_at, expires_at
-                """.formatted(table, sequence, plusMillis(NOW, "?"), "({now-under-lock} + INTERVAL "
-                        + "TIMESTAMPDIFF(MICROSECOND, VALUES(acquired_at), VALUES(expires_at)) MICROSECOND)");
+                """.formatted(table, sequence, plusMillis(NOW, "?"), "(IF(expires_at <= {now}, acquired_at, "
+                        + "{now-under-lock}) + INTERVAL TIMESTAMPDIFF(MICROSECOND, VALUES(acquired_at), "
+                        + "VALUES(expires_at)) MICROSECOND)");
     }
 
     /** {@code SYSDATE(6)}: the time it is evaluated at, in the time zone that {@link #acquire} sets to UTC. */

@@ -57,25 +57,29 @@ final class PostgreSqlLockDialect implements LockDialect {
     }
 
     /**
-     * {@code EXCLUDED} holds the times of {@code VALUES}, read before any wait for the conflicting row's lock; on a
+     * {@code EXCLUDED} holds the times of the inserted row, read before any wait for the conflicting row's lock; on a
      * conflict, the times are read again under the lock, and {@code EXCLUDED} carries only the TTL (the difference of
-     * its two times).
+     * its two times). {@code clock_timestamp()} moves between two calls, so each path reads it once, in a derived
+     * table, and computes both of its times from that one reading: a new lease lasts exactly its TTL.
      */
     @Override
     public String acquire(String table, String sequence) {
         return """
                 INSERT INTO %1$s AS l (resource, owner, token, acquired_at, expires_at)
-                VALUES (?, ?, nextval('%2$s'), {now}, %3$s)
+                SELECT CAST(? AS varchar), CAST(? AS varchar), nextval('%2$s'), n.now, %3$s
+                FROM (SELECT {now} AS now) n
                 ON CONFLICT (resource) DO UPDATE SET
-                    token = CASE WHEN l.owner = EXCLUDED.owner AND l.expires_at > {now}
+                    (token, acquired_at, owner, expires_at) = (SELECT
+                        CASE WHEN l.owner = EXCLUDED.owner AND l.expires_at > {now}
                             THEN l.token ELSE nextval('%2$s') END,
-                    acquired_at = CASE WHEN l.owner = EXCLUDED.owner AND l.expires_at > {now}
-                            THEN l.acquired_at ELSE {now-under-lock} END,
-                    owner = EXCLUDED.owner,
-                    expires_at = {now-under-lock} + (EXCLUDED.expires_at - EXCLUDED.acquired_at)
+                        CASE WHEN l.owner = EXCLUDED.owner AND l.expires_at > {now}
+                            THEN l.acquired_at ELSE u.now END,
+                        EXCLUDED.owner,
+                        u.now + (EXCLUDED.expires_at - EXCLUDED.acquired_at)
+                    FROM (SELECT {now-under-lock} AS now) u)
                 WHERE l.owner = EXCLUDED.owner OR l.expires_at <= {now}
                 RETURNING l.resource, l.owner, l.token, l.acquired_at, l.expires_at
-                """.formatted(table, sequence, plusMillis(NOW, "?"));
+                """.formatted(table, sequence, plusMillis("n.now", "?"));
     }
 
     /**
