@@ -13,10 +13,12 @@ import io.distlock.spring.OncePerSlot;
 import io.distlock.spring.actuate.LocksEndpoint;
 import io.distlock.spring.autoconfigure.DistributedLockAutoConfiguration;
 import io.distlock.spring.metrics.DistributedLockMetricsAutoConfiguration;
+import io.distlock.testsupport.TestDatabase;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import org.springframework.boot.Banner;
 import org.springframework.boot.WebApplicationType;
@@ -36,27 +38,47 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Missed slots when every replica was down: the first slot after the outage names them at WARN, counts them, and
- * the catch-up policy runs the job once for them; the Actuator endpoint and the meters show the slots.
+ * Missed slots when every replica was down, on every database: the first slot after the outage names them at WARN,
+ * counts them, and the catch-up policy runs the job once for them; the Actuator endpoint and the meters show the
+ * slots.
  */
 @ExtendWith(OutputCaptureExtension.class)
 class OncePerSlotOperationsTests {
 
     static final List<String> runs = new CopyOnWriteArrayList<>();
 
-    @Test
-    void slotsMissedWhileAllReplicasWereDownAreToldCountedAndCaughtUpOnce(CapturedOutput output) {
-        String url = "jdbc:h2:mem:missed-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1";
+    @ParameterizedTest
+    @EnumSource(TestDatabase.class)
+    void slotsMissedWhileAllReplicasWereDownAreToldCountedAndCaughtUpOnce(TestDatabase database,
+            CapturedOutput output) {
+        database.assumeAvailable();
+        String table = "dl_missed_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
+        String url = database == TestDatabase.H2 ? "jdbc:h2:mem:" + table + ";DB_CLOSE_DELAY=-1" : database.url();
+        Store store = new Store(database, url, table);
+        runs.clear();
+        try {
+            caughtUpOnceAfterAnOutage(store, output);
+        }
+        finally {
+            if (database != TestDatabase.H2) {
+                database.execute("DROP TABLE IF EXISTS " + table + "_slots");
+                database.execute("DROP TABLE IF EXISTS " + table);
+                database.execute("DROP SEQUENCE IF EXISTS " + table + "_token_seq");
+            }
+        }
+    }
+
+    private static void caughtUpOnceAfterAnOutage(Store store, CapturedOutput output) {
         Instant lastBeforeOutage;
-        try (ConfigurableApplicationContext first = replica(url)) {
+        try (ConfigurableApplicationContext first = replica(store)) {
             await().atMost(Duration.ofSeconds(10)).until(() -> runs.size() >= 1);
             first.close();
-            lastBeforeOutage = slotRuns(url).get(0).slot();
+            lastBeforeOutage = slotRuns(store).get(0).slot();
         }
         runs.clear();
         // Every replica stays down for three periods and more: the outage is the fault under test, not a wait.
         await().pollDelay(Duration.ofMillis(3600)).atMost(Duration.ofSeconds(5)).until(() -> true);
-        try (ConfigurableApplicationContext second = replica(url)) {
+        try (ConfigurableApplicationContext second = replica(store)) {
             await().atMost(Duration.ofSeconds(10)).until(() -> runs.stream().anyMatch(run -> !run.startsWith("catch-up")));
             SlotRun resumed = endpoint(second).locks().slots().get(0);
             long missed = Duration.between(lastBeforeOutage, resumed.slot()).toSeconds() - 1;
@@ -74,10 +96,10 @@ class OncePerSlotOperationsTests {
         }
     }
 
-    private static List<SlotRun> slotRuns(String url) {
+    private static List<SlotRun> slotRuns(Store store) {
         try (ConfigurableApplicationContext reader = new SpringApplicationBuilder(ReaderApplication.class)
                 .web(WebApplicationType.NONE).bannerMode(Banner.Mode.OFF).logStartupInfo(false)
-                .properties("spring.datasource.url=" + url, "distributed-lock.jdbc.initialize-schema=never")
+                .properties(store.properties("never"))
                 .run()) {
             return endpoint(reader).locks().slots();
         }
@@ -88,13 +110,23 @@ class OncePerSlotOperationsTests {
                 context.getBean(io.distlock.core.LockManager.class));
     }
 
-    private static ConfigurableApplicationContext replica(String url) {
+    private static ConfigurableApplicationContext replica(Store store) {
         return new SpringApplicationBuilder(ReplicaApplication.class)
             .web(WebApplicationType.NONE)
             .bannerMode(Banner.Mode.OFF)
             .logStartupInfo(false)
-            .properties("spring.datasource.url=" + url)
+            .properties(store.properties("always"))
             .run();
+    }
+
+    /** The database, its URL and a lock table of this test's own, so that a shared server holds no earlier slot. */
+    record Store(TestDatabase database, String url, String table) {
+
+        String[] properties(String initializeSchema) {
+            return new String[] { "spring.datasource.url=" + url, "spring.datasource.username=" + database.user(),
+                    "spring.datasource.password=" + database.password(), "distributed-lock.table-name=" + table,
+                    "distributed-lock.jdbc.initialize-schema=" + initializeSchema };
+        }
     }
 
     @Configuration(proxyBeanMethods = false)
