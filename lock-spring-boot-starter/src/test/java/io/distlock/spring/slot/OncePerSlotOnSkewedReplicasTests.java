@@ -13,6 +13,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
 import io.distlock.core.SlotExecution;
+import io.distlock.core.jdbc.LockTableName;
 import io.distlock.spring.DistributedLock;
 import io.distlock.spring.OncePerSlot;
 import io.distlock.spring.autoconfigure.DistributedLockAutoConfiguration;
@@ -68,9 +69,7 @@ class OncePerSlotOnSkewedReplicasTests {
         finally {
             replicas.forEach(ConfigurableApplicationContext::close);
             if (database != TestDatabase.H2) {
-                database.execute("DROP TABLE IF EXISTS " + table + "_slots");
-                database.execute("DROP TABLE IF EXISTS " + table);
-                database.execute("DROP SEQUENCE IF EXISTS " + table + "_token_seq");
+                database.dropLockTable(new LockTableName(table));
             }
         }
         // Slots every replica fired for while all three ran: after the late one's first and before the first close.

@@ -9,6 +9,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import io.distlock.core.SlotExecution;
 import io.distlock.core.SlotRun;
 import io.distlock.core.SlotRunOutcome;
+import io.distlock.core.jdbc.LockTableName;
 import io.distlock.spring.OncePerSlot;
 import io.distlock.spring.actuate.LocksEndpoint;
 import io.distlock.spring.autoconfigure.DistributedLockAutoConfiguration;
@@ -53,17 +54,14 @@ class OncePerSlotOperationsTests {
             CapturedOutput output) {
         database.assumeAvailable();
         String table = "dl_missed_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
-        String url = database == TestDatabase.H2 ? "jdbc:h2:mem:" + table + ";DB_CLOSE_DELAY=-1" : database.url();
-        Store store = new Store(database, url, table);
+        Store store = new Store(database, table);
         runs.clear();
         try {
             caughtUpOnceAfterAnOutage(store, output);
         }
         finally {
             if (database != TestDatabase.H2) {
-                database.execute("DROP TABLE IF EXISTS " + table + "_slots");
-                database.execute("DROP TABLE IF EXISTS " + table);
-                database.execute("DROP SEQUENCE IF EXISTS " + table + "_token_seq");
+                database.dropLockTable(new LockTableName(table));
             }
         }
     }
@@ -119,10 +117,11 @@ class OncePerSlotOperationsTests {
             .run();
     }
 
-    /** The database, its URL and a lock table of this test's own, so that a shared server holds no earlier slot. */
-    record Store(TestDatabase database, String url, String table) {
+    /** The database and a lock table of this test's own, so that a shared server holds no earlier slot. */
+    record Store(TestDatabase database, String table) {
 
         String[] properties(String initializeSchema) {
+            String url = database == TestDatabase.H2 ? "jdbc:h2:mem:" + table + ";DB_CLOSE_DELAY=-1" : database.url();
             return new String[] { "spring.datasource.url=" + url, "spring.datasource.username=" + database.user(),
                     "spring.datasource.password=" + database.password(), "distributed-lock.table-name=" + table,
                     "distributed-lock.jdbc.initialize-schema=" + initializeSchema };
