@@ -225,6 +225,8 @@ summarize() {
       doe = yoe * 365 + int(yoe / 4) - int(yoe / 100) + doy;
       return (era * 146097 + doe - 719468) * 86400 + substr(ts, 12, 2) * 3600 + substr(ts, 15, 2) * 60 + substr(ts, 18, 2);
     }
+    # A slot refused as too early has not come yet by the database clock: it does not extend the slots of the job.
+    $1 == "SKIPPED" && $NF == "reason=too-early" { next }
     $1 == "EXECUTED" || $1 == "SKIPPED" {
       j = ""; s = "";
       for (i = 2; i <= NF; i++) { split($i, kv, "="); if (kv[1] == "job") j = kv[2]; if (kv[1] == "slot") s = kv[2]; }

@@ -57,8 +57,12 @@ final class LockEvents {
         notifyObservers(observer -> observer.slotSkipped(label, slot, why));
     }
 
-    void slotsMissed(String label, List<Instant> missed) {
+    void slotsMissed(String label, MissedSlots missed) {
         notifyObservers(observer -> observer.slotsMissed(label, missed));
+    }
+
+    void slotTooEarly(String label, Instant slot, Duration ahead) {
+        notifyObservers(observer -> observer.slotTooEarly(label, slot, ahead));
     }
 
     void slotCrashed(String label, Instant slot) {

@@ -2,7 +2,6 @@ package io.distlock.core;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
 
 /**
  * Told about every lock event of a {@link LockManager}: what metrics, tracing or audit logs hook into. Every method
@@ -101,9 +100,19 @@ public interface LockObserver {
      * Slots were missed: no replica ran them.
      *
      * @param name the job's label for metrics
-     * @param missed the missed slots, oldest first
+     * @param missed how many, the first and the last
      */
-    default void slotsMissed(String name, List<Instant> missed) {
+    default void slotsMissed(String name, MissedSlots missed) {
+    }
+
+    /**
+     * A slot was refused because its time has not come by the store's clock: this replica's clock runs ahead.
+     *
+     * @param name the job's label for metrics
+     * @param slot the slot this replica fired for
+     * @param ahead how far the slot is ahead of the store's clock
+     */
+    default void slotTooEarly(String name, Instant slot, Duration ahead) {
     }
 
     /**

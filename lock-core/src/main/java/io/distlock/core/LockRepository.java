@@ -103,11 +103,14 @@ public interface LockRepository {
     /**
      * Claims a scheduled slot of a job whose lock {@code owner} holds: in one decision, only if the slot is later than
      * the job's last claimed slot — or, with {@code rerunUnfinished}, the same slot whose run never finished, claimed
-     * by an earlier token, and not run again yet. A stale or foreign owner claims nothing.
+     * by an earlier token, and not run again yet — and only if its time has come by the store's clock (it is not
+     * later than the store's time plus {@link SlotRequest#EARLY_TOLERANCE}, else {@link SlotClaim.Status#TOO_EARLY}).
+     * A stale or foreign owner claims nothing. The claim and what it records are one transaction: a claim either
+     * happened with its history entry, or not at all.
      *
      * @param job the job: the resource of its lock
      * @param owner the owner token that holds the job's lock
-     * @param slot the scheduled fire time to claim
+     * @param slot the scheduled fire time to claim; stores keep milliseconds, and a finer part is dropped
      * @param rerunUnfinished whether an unfinished run of the same slot may be run again (at-least-once)
      * @return what the claim decided, and what it found of the slot claimed before
      * @throws UnsupportedOperationException when the store keeps no slots

@@ -1,8 +1,7 @@
 package io.distlock.core;
 
+import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.List;
 
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -10,19 +9,19 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The once-per-slot policy on top of {@link LockManager#runLocked}: under the job's lock, claim the slot (only if it
- * is later than the job's last claimed slot, or a crashed run of it may run again), tell crashed and missed slots,
- * run the work, and record how it ended.
+ * is later than the job's last claimed slot, or a crashed run of it may run again, and only once its time has come
+ * by the store's clock), tell crashed and missed slots and a replica whose clock runs ahead or behind, run the work,
+ * and record how it ended.
  */
 final class SlotRuns {
 
     private static final Logger logger = LoggerFactory.getLogger(SlotRuns.class);
 
-    /** The most missed slots named; a schedule that fires every second for a week down is counted, not listed. */
-    private static final int MAX_MISSED_LISTED = 1000;
-
     private final LockManager manager;
 
     private final LockEvents events;
+
+    private final WarningThrottle tooEarlyWarnings = new WarningThrottle(Duration.ofMinutes(1));
 
     SlotRuns(LockManager manager, LockEvents events) {
         this.manager = manager;
@@ -53,14 +52,9 @@ final class SlotRuns {
         SlotClaim claim = manager.repository().claimSlot(job, lease.owner(), slot,
                 request.onCrash() == CrashPolicy.AT_LEAST_ONCE);
         if (claim.status() != SlotClaim.Status.CLAIMED) {
-            logger.debug("Skipped slot {} of job '{}': {}", slot, job, claim.status() == SlotClaim.Status.NOT_LATER
-                    ? "it is not later than the job's last claimed slot, so it ran elsewhere"
-                    : "the job's lease was lost before the slot was claimed");
-            SlotOutcome.Status status = claim.status() == SlotClaim.Status.NOT_LATER
-                    ? SlotOutcome.Status.ALREADY_CLAIMED : SlotOutcome.Status.LOCKED;
-            events.slotSkipped(request.label(), slot, status);
-            return SlotOutcome.skipped(status, slot);
+            return refused(request, claim);
         }
+        warnIfLate(request, claim.storeTime());
         Instant previous = claim.previousSlot();
         if (claim.previousUnfinished() && previous != null) {
             if (claim.run() > 1) {
@@ -73,16 +67,18 @@ final class SlotRuns {
             }
             events.slotCrashed(request.label(), previous);
         }
-        List<Instant> missed = claim.run() > 1 ? List.of() : missed(request.schedule(), previous, slot);
+        SlotSchedule schedule = request.schedule();
+        MissedSlots missed = claim.run() > 1 || schedule == null || previous == null || !previous.isBefore(slot)
+                ? MissedSlots.NONE : MissedSlots.between(schedule, previous, slot);
         if (!missed.isEmpty()) {
-            logger.warn("Job '{}' missed {} slot(s) before {}: {}{}", job, missed.size(), slot, missed,
-                    request.onMissed() == MissedSlotPolicy.CATCH_UP ? "; running once to catch up" : "");
+            logger.warn("Job '{}' missed {} before slot {}{}", job, missed, slot,
+                    request.onMissed() == MissedSlotPolicy.CATCH_UP ? "; running once for the latest to catch up" : "");
             events.slotsMissed(request.label(), missed);
         }
         T value;
         try {
             if (!missed.isEmpty() && request.onMissed() == MissedSlotPolicy.CATCH_UP) {
-                new SlotExecution(job, missed.get(missed.size() - 1), 1, true, lease).bound(work);
+                new SlotExecution(job, missed.latest(), 1, true, lease).bound(work);
             }
             value = new SlotExecution(job, slot, claim.run(), false, lease).bound(work);
         }
@@ -94,6 +90,47 @@ final class SlotRuns {
         return new SlotOutcome<>(SlotOutcome.Status.RAN, slot, value, missed, claim.run() > 1, null);
     }
 
+    private <T> SlotOutcome<T> refused(SlotRequest request, SlotClaim claim) {
+        String job = request.job();
+        Instant slot = request.slot();
+        SlotOutcome.Status status = switch (claim.status()) {
+            case NOT_LATER -> SlotOutcome.Status.ALREADY_CLAIMED;
+            case TOO_EARLY -> SlotOutcome.Status.TOO_EARLY;
+            default -> SlotOutcome.Status.LOCKED;
+        };
+        if (status == SlotOutcome.Status.TOO_EARLY) {
+            Instant storeTime = java.util.Objects.requireNonNull(claim.storeTime());
+            Duration ahead = Duration.between(storeTime, slot);
+            if (tooEarlyWarnings.allow(job)) {
+                logger.warn("Refused slot {} of job '{}': it is {} ahead of the store's clock ({}), more than the {} "
+                        + "a slot may be claimed early, so this replica's clock (or its scheduler's) runs ahead; the "
+                        + "slot is left to replicas whose clocks agree with the store's{}", slot, job, ahead,
+                        storeTime, SlotRequest.EARLY_TOLERANCE, tooEarlyWarnings.suppressedNote(job));
+            }
+            events.slotTooEarly(request.label(), slot, ahead);
+            return SlotOutcome.skipped(status, slot);
+        }
+        logger.debug("Skipped slot {} of job '{}': {}", slot, job, status == SlotOutcome.Status.ALREADY_CLAIMED
+                ? "it is not later than the job's last claimed slot, so it ran elsewhere"
+                : "the job's lease was lost before the slot was claimed");
+        events.slotSkipped(request.label(), slot, status);
+        return SlotOutcome.skipped(status, slot);
+    }
+
+    /** Tells a slot claimed when the store's clock is already past the next slot: this replica runs behind. */
+    private static void warnIfLate(SlotRequest request, @Nullable Instant storeTime) {
+        SlotSchedule schedule = request.schedule();
+        if (storeTime == null || schedule == null) {
+            return;
+        }
+        Instant next = schedule.next(request.slot());
+        if (next != null && next.plus(SlotRequest.EARLY_TOLERANCE).isBefore(storeTime)) {
+            logger.warn("Running slot {} of job '{}' late: the store's clock ({}) is already past the next slot ({}); "
+                    + "this replica's clock (or its scheduler's) runs behind, or its scheduler was busy", request.slot(),
+                    request.job(), storeTime, next);
+        }
+    }
+
     private void finish(SlotRequest request, Lease lease, SlotRunOutcome outcome) {
         try {
             manager.repository().finishSlot(request.job(), request.slot(), lease.token(), outcome);
@@ -103,18 +140,5 @@ final class SlotRuns {
                     request.slot(), request.job(), outcome, ex);
         }
         events.slotRan(request.label(), request.slot(), outcome);
-    }
-
-    /** The schedule's fire times strictly between the previous claimed slot and this one. */
-    private static List<Instant> missed(@Nullable SlotSchedule schedule, @Nullable Instant previous, Instant slot) {
-        if (schedule == null || previous == null || !previous.isBefore(slot)) {
-            return List.of();
-        }
-        List<Instant> missed = new ArrayList<>();
-        for (Instant next = schedule.next(previous); next != null && next.isBefore(slot)
-                && missed.size() < MAX_MISSED_LISTED; next = schedule.next(next)) {
-            missed.add(next);
-        }
-        return missed;
     }
 }

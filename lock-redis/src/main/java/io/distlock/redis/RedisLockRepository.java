@@ -22,6 +22,7 @@ import io.distlock.core.LockRepository;
 import io.distlock.core.LockResult;
 import io.distlock.core.RenewResult;
 import io.distlock.core.SlotClaim;
+import io.distlock.core.SlotRequest;
 import io.distlock.core.SlotRun;
 import io.distlock.core.SlotRunOutcome;
 import org.jspecify.annotations.Nullable;
@@ -223,16 +224,9 @@ public final class RedisLockRepository implements LockRepository {
     }
 
     /**
-     * Does nothing and returns 0: lock hashes expire by themselves. Token counters are kept on purpose: deleting one
-     * would start the resource's tokens again at 1.
-     *
-     * @param retention checked as for the JDBC store (at least one minute), otherwise unused
-     * @return 0
-     */
-    /**
      * Claims a scheduled slot in one script on the job's keys (one hash tag, so one slot of a Redis Cluster): the
      * caller's live lock, the job's last claimed slot (a hash that never expires) and its runs (a list of the last
-     * {@value SlotRun#KEPT_PER_JOB}).
+     * {@value SlotRun#KEPT_PER_JOB}), against the server's clock ({@code TIME}).
      */
     @Override
     public SlotClaim claimSlot(String job, String owner, Instant slot, boolean rerunUnfinished) {
@@ -240,18 +234,21 @@ public final class RedisLockRepository implements LockRepository {
         LockArguments.requireOwner(owner);
         List<Object> reply = run(LockScripts.CLAIM_SLOT, List.of(keys.lockKey(job), keys.slotKey(job),
                 keys.runsKey(job)), owner, Long.toString(slot.toEpochMilli()), rerunUnfinished ? "1" : "0",
-                Integer.toString(SlotRun.KEPT_PER_JOB));
+                Integer.toString(SlotRun.KEPT_PER_JOB), Long.toString(SlotRequest.EARLY_TOLERANCE.toMillis()));
         long status = number(reply, 0);
         if (status == 0) {
-            return SlotClaim.refused(SlotClaim.Status.NOT_HELD);
+            return SlotClaim.refused(SlotClaim.Status.NOT_HELD, null);
         }
         if (status < 0) {
-            return SlotClaim.refused(SlotClaim.Status.NOT_LATER);
+            expectSize(reply, 2);
+            return SlotClaim.refused(status == -2 ? SlotClaim.Status.TOO_EARLY : SlotClaim.Status.NOT_LATER,
+                    Instant.ofEpochMilli(number(reply, 1)));
         }
-        expectSize(reply, 5);
+        expectSize(reply, 6);
         long previous = number(reply, 2);
         return new SlotClaim(SlotClaim.Status.CLAIMED, (int) number(reply, 1),
-                previous < 0 ? null : Instant.ofEpochMilli(previous), number(reply, 3) == 1, number(reply, 4));
+                previous < 0 ? null : Instant.ofEpochMilli(previous), number(reply, 3) == 1, number(reply, 4),
+                Instant.ofEpochMilli(number(reply, 5)));
     }
 
     @Override
@@ -312,6 +309,13 @@ public final class RedisLockRepository implements LockRepository {
                 SlotRunOutcome.valueOf(fields[5]));
     }
 
+    /**
+     * Does nothing and returns 0: lock hashes expire by themselves. Token counters are kept on purpose: deleting one
+     * would start the resource's tokens again at 1.
+     *
+     * @param retention checked as for the JDBC store (at least one minute), otherwise unused
+     * @return 0
+     */
     @Override
     public int deleteExpired(Duration retention) {
         LockArguments.requireDuration("retention", retention, MIN_RETENTION, MAX_DURATION);

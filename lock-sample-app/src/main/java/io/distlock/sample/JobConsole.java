@@ -44,8 +44,9 @@ public class JobConsole implements LockObserver {
      *
      * @param job the job's name
      * @param slot the scheduled fire time
-     * @param reason {@code locked} (another replica held the job's lock) or {@code already-claimed} (the slot ran
-     *     elsewhere)
+     * @param reason {@code locked} (another replica held the job's lock), {@code already-claimed} (the slot ran
+     *     elsewhere) or {@code too-early} (the slot's time has not come by the database's clock: this replica's clock
+     *     runs ahead)
      */
     public void skipped(String job, Instant slot, String reason) {
         print("SKIPPED job=" + job + " slot=" + format(slot) + " replica=" + replica + " reason=" + reason);
@@ -65,6 +66,11 @@ public class JobConsole implements LockObserver {
     @Override
     public void slotSkipped(String name, Instant slot, SlotOutcome.Status why) {
         skipped(name, slot, why.name().toLowerCase(Locale.ROOT).replace('_', '-'));
+    }
+
+    @Override
+    public void slotTooEarly(String name, Instant slot, Duration ahead) {
+        skipped(name, slot, "too-early");
     }
 
     /**

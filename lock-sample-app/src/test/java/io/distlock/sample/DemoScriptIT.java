@@ -39,7 +39,7 @@ class DemoScriptIT {
             "^EXECUTED job=(\\S+) slot=(\\S+) replica=(\\S+) token=(\\d+)$");
 
     private static final Pattern SKIPPED = Pattern.compile(
-            "^SKIPPED job=(\\S+) slot=(\\S+) replica=(\\S+) reason=(locked|already-claimed)$");
+            "^SKIPPED job=(\\S+) slot=(\\S+) replica=(\\S+) reason=(locked|already-claimed|too-early)$");
 
     private static final Pattern SUMMARY = Pattern.compile(
             "^SUMMARY job=(\\S+) slots=(\\d+) executions=(\\d+) duplicates=(\\d+) missed=(\\d+)$");

@@ -19,6 +19,7 @@ import io.distlock.core.Lease;
 import io.distlock.core.LockManager;
 import io.distlock.core.LockObserver;
 import io.distlock.core.LockRepository;
+import io.distlock.core.MissedSlots;
 import io.distlock.core.MissedSlotPolicy;
 import io.distlock.core.SlotClaim;
 import io.distlock.core.SlotExecution;
@@ -54,6 +55,8 @@ public abstract class SlotStoreContract {
 
     private final List<Instant> crashed = new CopyOnWriteArrayList<>();
 
+    private final List<Duration> tooEarly = new CopyOnWriteArrayList<>();
+
     /**
      * The store under test.
      *
@@ -76,6 +79,11 @@ public abstract class SlotStoreContract {
             @Override
             public void slotCrashed(String name, Instant slot) {
                 crashed.add(slot);
+            }
+
+            @Override
+            public void slotTooEarly(String name, Instant slot, Duration ahead) {
+                tooEarly.add(ahead);
             }
         }).build();
         managers.add(manager);
@@ -239,10 +247,10 @@ public abstract class SlotStoreContract {
                     runs.add((execution.catchUp() ? "catch-up " : "") + execution.slot());
                     return null;
                 });
-        assertThat(outcome.missed()).containsExactly(T0.plusSeconds(1), T0.plusSeconds(2), T0.plusSeconds(3));
+        assertThat(outcome.missed()).isEqualTo(new MissedSlots(3, T0.plusSeconds(1), T0.plusSeconds(3), true));
         assertThat(runs).containsExactly("catch-up " + T0.plusSeconds(3), T0.plusSeconds(4).toString());
         SlotOutcome<String> skipping = run(replica, SlotRequest.of(job, T0.plusSeconds(7), TTL).withSchedule(everySecond));
-        assertThat(skipping.missed()).containsExactly(T0.plusSeconds(5), T0.plusSeconds(6));
+        assertThat(skipping.missed()).isEqualTo(new MissedSlots(2, T0.plusSeconds(5), T0.plusSeconds(6), true));
     }
 
     @Test
@@ -275,7 +283,8 @@ public abstract class SlotStoreContract {
         down.set(false);
         SlotOutcome<String> next = run(replica, SlotRequest.of(job, T0.plusSeconds(2), TTL).withSchedule(everySecond));
         assertThat(next.status()).isEqualTo(SlotOutcome.Status.RAN);
-        assertThat(next.missed()).as("the slot that did not run").containsExactly(T0.plusSeconds(1));
+        assertThat(next.missed()).as("the slot that did not run")
+                .isEqualTo(new MissedSlots(1, T0.plusSeconds(1), T0.plusSeconds(1), true));
     }
 
     @Test
@@ -290,6 +299,123 @@ public abstract class SlotStoreContract {
         assertThat(repository().recentSlotRuns(job, 1)).singleElement().extracting(SlotRun::outcome)
                 .isEqualTo(SlotRunOutcome.FAILED);
         assertThat(run(replica, SlotRequest.of(job, T0, TTL)).status()).isEqualTo(SlotOutcome.Status.ALREADY_CLAIMED);
+    }
+
+    // Clocks: a slot is claimed only once its time has come by the store's clock
+
+    @Test
+    void aReplicaWhoseClockRunsAheadClaimsNoFutureSlotSoTheOnTimeReplicasRunEverySlot() {
+        String job = job();
+        SlotSchedule everySecond = SlotSchedule.fixedRate(Duration.ofSeconds(1));
+        LockManager ahead = replica();
+        LockManager onTime = replica();
+        Instant now = Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
+        int before = tooEarly.size();
+        List<SlotOutcome.Status> aheadRuns = new ArrayList<>();
+        List<SlotOutcome.Status> onTimeRuns = new ArrayList<>();
+        for (int tick = 0; tick < 5; tick++) {
+            // The replica an hour ahead fires for the slot an hour from now; the on-time one for a slot whose time
+            // has come.
+            aheadRuns.add(run(ahead, SlotRequest.of(job, now.plusSeconds(3600 + tick), TTL).withSchedule(everySecond))
+                    .status());
+            SlotOutcome<String> onTimeRun = run(onTime, SlotRequest.of(job, now.minusSeconds(10 - tick), TTL)
+                    .withSchedule(everySecond));
+            onTimeRuns.add(onTimeRun.status());
+            if (tick > 0) {
+                assertThat(onTimeRun.missed()).as("nothing missed between on-time slots").isEqualTo(MissedSlots.NONE);
+            }
+        }
+        assertThat(aheadRuns).containsOnly(SlotOutcome.Status.TOO_EARLY);
+        assertThat(onTimeRuns).containsOnly(SlotOutcome.Status.RAN);
+        assertThat(tooEarly.subList(before, tooEarly.size())).hasSize(5)
+                .allSatisfy(offset -> assertThat(offset).isBetween(Duration.ofMinutes(59), Duration.ofMinutes(61)));
+        assertThat(repository().recentSlotRuns(job, 10)).as("the early replica left no trace")
+                .extracting(SlotRun::slot).doesNotContain(now.plusSeconds(3600));
+    }
+
+    @Test
+    void aSlotWithinTheEarlyToleranceOfTheStoresClockIsClaimedAndOneBeyondItIsNot() {
+        String job = job();
+        LockManager replica = replica();
+        Instant now = Instant.now();
+        Instant beyond = now.plus(SlotRequest.EARLY_TOLERANCE).plusSeconds(30);
+        assertThat(run(replica, SlotRequest.of(job, beyond, TTL)).status()).isEqualTo(SlotOutcome.Status.TOO_EARLY);
+        Instant within = now.plus(SlotRequest.EARLY_TOLERANCE.dividedBy(4));
+        assertThat(run(replica, SlotRequest.of(job, within, TTL)).status()).isEqualTo(SlotOutcome.Status.RAN);
+    }
+
+    @Test
+    void aClaimRefusedAsTooEarlyNamesTheStoresTimeAndClaimsNothing() {
+        String job = job();
+        Lease lease = replica().tryAcquire(job, TTL).orElseThrow();
+        Instant future = Instant.now().plus(Duration.ofDays(1));
+        SlotClaim claim = repository().claimSlot(job, lease.owner(), future, false);
+        assertThat(claim.status()).isEqualTo(SlotClaim.Status.TOO_EARLY);
+        assertThat(claim.storeTime()).isNotNull().isBetween(Instant.now().minusSeconds(60), Instant.now().plusSeconds(60));
+        assertThat(repository().claimSlot(job, lease.owner(), T0, false).status())
+                .as("an earlier slot is still claimable").isEqualTo(SlotClaim.Status.CLAIMED);
+        lease.release();
+    }
+
+    // Missed slots: every one counted, the latest caught up
+
+    @Test
+    void missedSlotsBeyondAThousandAreAllCountedAndCatchUpRunsTheLatest() {
+        for (SlotSchedule everySecond : List.<SlotSchedule>of(after -> Instant.ofEpochSecond(after.getEpochSecond() + 1),
+                SlotSchedule.fixedRate(Duration.ofSeconds(1)))) {
+            String job = job();
+            LockManager replica = replica();
+            run(replica, SlotRequest.of(job, T0, TTL).withSchedule(everySecond));
+            List<Instant> runs = new ArrayList<>();
+            SlotOutcome<Object> afterAnHour = replica.runOncePerSlot(SlotRequest.of(job, T0.plusSeconds(3600), TTL)
+                    .withSchedule(everySecond).withOnMissed(MissedSlotPolicy.CATCH_UP), lease -> {
+                        runs.add(SlotExecution.current().orElseThrow().slot());
+                        return null;
+                    });
+            assertThat(afterAnHour.missed()).as("schedule %s", everySecond)
+                    .isEqualTo(new MissedSlots(3599, T0.plusSeconds(1), T0.plusSeconds(3599), true));
+            assertThat(runs).containsExactly(T0.plusSeconds(3599), T0.plusSeconds(3600));
+        }
+    }
+
+    @Test
+    void slotsWithSubMillisecondFireTimesRunOnceEachAndAreNeverToldMissed() {
+        String job = job();
+        // A schedule started from Instant.now(): fire times every second, 123.456 microseconds past the second.
+        SlotSchedule fromNow = after -> Instant.ofEpochSecond(after.minusNanos(123_456).getEpochSecond() + 1, 123_456);
+        LockManager replica = replica();
+        List<Instant> ran = new ArrayList<>();
+        Instant fire = T0.plusNanos(123_456);
+        for (int tick = 0; tick < 4; tick++, fire = fromNow.next(fire)) {
+            SlotOutcome<Object> outcome = replica.runOncePerSlot(SlotRequest.of(job, fire, TTL).withSchedule(fromNow)
+                    .withOnMissed(MissedSlotPolicy.CATCH_UP).withOnCrash(CrashPolicy.AT_LEAST_ONCE), lease -> {
+                        ran.add(SlotExecution.current().orElseThrow().slot());
+                        return null;
+                    });
+            assertThat(outcome.status()).isEqualTo(SlotOutcome.Status.RAN);
+            assertThat(outcome.missed()).as("tick %d", tick).isEqualTo(MissedSlots.NONE);
+            assertThat(run(replica, SlotRequest.of(job, fire, TTL).withSchedule(fromNow)
+                    .withOnCrash(CrashPolicy.AT_LEAST_ONCE)).status()).as("the same fire time again")
+                    .isEqualTo(SlotOutcome.Status.ALREADY_CLAIMED);
+        }
+        assertThat(ran).containsExactly(T0, T0.plusSeconds(1), T0.plusSeconds(2), T0.plusSeconds(3));
+    }
+
+    @Test
+    void aClaimMadeAgainByTheLeaseThatMadeItTellsWhatTheFirstClaimFound() {
+        String job = job();
+        Instant crashedSlot = T0.plusSeconds(300);
+        long crashedToken = crashMidRun(job, crashedSlot);
+        Lease lease = replica().tryAcquire(job, TTL).orElseThrow();
+        Instant slot = crashedSlot.plusSeconds(60);
+        SlotClaim first = repository().claimSlot(job, lease.owner(), slot, false);
+        SlotClaim again = repository().claimSlot(job, lease.owner(), slot, false);
+        assertThat(first.status()).isEqualTo(SlotClaim.Status.CLAIMED);
+        assertThat(first.previousSlot()).isEqualTo(crashedSlot);
+        assertThat(first.previousUnfinished()).isTrue();
+        assertThat(first.previousToken()).isEqualTo(crashedToken);
+        assertThat(again).usingRecursiveComparison().ignoringFields("storeTime").isEqualTo(first);
+        lease.release();
     }
 
     /** A replica claims the slot and dies mid-run: its lease runs out, and the run never finishes. */

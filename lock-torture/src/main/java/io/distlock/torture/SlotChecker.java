@@ -39,12 +39,19 @@ import org.jspecify.annotations.Nullable;
  * finish the slot history had not recorded when it started (its holder was killed, or stalled past its lease before
  * the finish was recorded, even when its work itself had ended), under a larger token.</li>
  * <li><b>Crashed</b>: runs the slot history records {@code CRASHED}: a later claim found them unfinished.</li>
+ * <li><b>Untold</b>: slots that never started and that no claim told missed (the workers log what the library tells
+ * them, {@code EVENT MISSED}) and the slot history does not record as claimed. Any untold slot fails the run: a slot
+ * is executed, or told.</li>
  * </ul>
  */
 final class SlotChecker {
 
     private static final Pattern DONE = Pattern.compile(
-            " EVENT DONE ran=(\\d+) lost=(\\d+) locked=(\\d+) already_claimed=(\\d+) ");
+            " EVENT DONE ran=(\\d+) lost=(\\d+) locked=(\\d+) already_claimed=(\\d+) too_early=(\\d+) ");
+
+    private static final Pattern MISSED = Pattern.compile(" EVENT MISSED (\\S+) first=(\\d+) last=(\\d+) count=(\\d+)");
+
+    private static final Pattern JUMP = Pattern.compile(" EVENT JUMP \\S+ ahead ");
 
     private final DataSource dataSource;
 
@@ -63,7 +70,7 @@ final class SlotChecker {
 
     /** The outcome: the figures of the final line and whether every criterion held. */
     record Verdict(boolean passed, long slots, long executed, long duplicates, long missed, long crashed, long rerun,
-            long rerunViolations, long unclaimedStarts, long unexpected, String line) {
+            long rerunViolations, long unclaimedStarts, long unexpected, long untold, String line) {
     }
 
     /** A start recorded by a worker. */
@@ -109,6 +116,10 @@ final class SlotChecker {
                         runs -> runs.getValue().stream().mapToLong(HistoryRun::slot).min().orElseThrow()));
         Predicate<Start> pruned = start -> start.slot() < keptFrom.getOrDefault(start.job(), Long.MIN_VALUE);
 
+        Map<String, List<long[]>> told = toldMissed(workers);
+        java.util.Set<String> claimedSlots = history.stream().map(h -> h.job() + "/" + h.slot())
+                .collect(Collectors.toSet());
+        long untold = 0;
         long slots = 0;
         long executed = 0;
         long duplicates = 0;
@@ -157,6 +168,17 @@ final class SlotChecker {
                             + again.startedAt() : ""));
                 }
             }
+            for (long at = first; at <= last; at += period) {
+                long slot = at;
+                boolean toldMissed = told.getOrDefault(job.getKey(), List.of()).stream()
+                        .anyMatch(range -> range[0] <= slot && slot <= range[1]);
+                if (!bySlot.containsKey(slot) && !toldMissed && !claimedSlots.contains(job.getKey() + "/" + slot)
+                        && slot >= keptFrom.getOrDefault(job.getKey(), Long.MIN_VALUE)) {
+                    untold++;
+                    violations.add("untold: " + job.getKey() + " slot " + Instant.ofEpochMilli(slot) + " never started "
+                            + "and no claim told it missed");
+                }
+            }
             long jobCrashed = history.stream()
                     .filter(h -> h.job().equals(job.getKey()) && h.outcome().equals("CRASHED")).count();
             slots += jobSlots;
@@ -174,7 +196,7 @@ final class SlotChecker {
         unclaimed.stream().limit(20).forEach(s -> violations.add("started without a claim in the slot history: "
                 + s.job() + " slot " + Instant.ofEpochMilli(s.slot()) + " run " + s.run() + " token " + s.token()
                 + " by " + s.worker()));
-        long[] attempts = new long[4];
+        long[] attempts = new long[5];
         for (WorkerOutcome worker : workers) {
             for (String line : worker.logLines()) {
                 Matcher done = DONE.matcher(line);
@@ -202,8 +224,12 @@ final class SlotChecker {
                 + "clock%n", offsets.stream().mapToLong(Long::longValue).min().orElse(0) / 1000.0,
                 offsets.stream().mapToLong(Long::longValue).max().orElse(0) / 1000.0);
         out.printf("  attempts    by the workers that stopped cleanly: %d ran, %d ran but lost the lease, %d found the "
-                + "job's lock held, %d found the slot already claimed%n", attempts[0], attempts[1], attempts[2],
-                attempts[3]);
+                + "job's lock held, %d found the slot already claimed, %d were refused as too early%n", attempts[0],
+                attempts[1], attempts[2], attempts[3], attempts[4]);
+        long jumps = workers.stream().flatMap(w -> w.logLines().stream()).filter(l -> JUMP.matcher(l).find()).count();
+        out.printf("  jump        %d times a slot clock jumped %d ms ahead and back again; %d missed slots told%n",
+                jumps, TortureOptions.SLOT_JUMP.toMillis(), told.values().stream().flatMap(List::stream)
+                        .mapToLong(range -> range[2]).sum());
         out.printf("  kill        %d workers killed while holding a job's lock, %d runs cut short; the job's lock next "
                 + "taken after %s (another worker's next fire time after the lease expired)%n", faults.kills().size(),
                 faults.kills().stream().mapToLong(k -> k.takeovers().size()).sum(), takeovers.getCount() == 0
@@ -234,18 +260,37 @@ final class SlotChecker {
                 + rerunViolations + " violations)"));
         results.add(criterion(unclaimed.isEmpty(), "every run started under a claim the slot history records ("
                 + unclaimed.size() + " did not)"));
+        results.add(criterion(untold == 0, "every slot was executed, or told missed or claimed (" + untold
+                + " untold)"));
         results.add(criterion(unexpectedLines.isEmpty() && abnormalExits.isEmpty(),
                 "no exception escapes other than the documented ones (" + unexpectedLines.size() + " unexpected, "
                         + abnormalExits.size() + " abnormal exits)"));
         results.add(criterion(executed > 0 && injected(faults), "work was done and every requested fault was "
                 + "injected (" + options.faultList() + ")"));
         boolean passed = results.stream().allMatch(Boolean::booleanValue);
-        String line = String.format("SLOTS db=%s slots=%d executed=%d duplicates=%d missed=%d crashed=%d rerun=%d",
-                options.database().id(), slots, executed, duplicates, slots - executed, crashed, reruns);
+        String line = String.format("SLOTS db=%s slots=%d executed=%d duplicates=%d missed=%d crashed=%d rerun=%d "
+                + "untold=%d", options.database().id(), slots, executed, duplicates, slots - executed, crashed, reruns,
+                untold);
         out.println(passed ? "PASSED" : "FAILED");
         out.println(line);
         return new Verdict(passed, slots, executed, duplicates, slots - executed, crashed, reruns, rerunViolations,
-                unclaimed.size(), unexpectedLines.size() + abnormalExits.size(), line);
+                unclaimed.size(), unexpectedLines.size() + abnormalExits.size(), untold, line);
+    }
+
+    /** The missed slots the library told the workers, per job: {first, last, count} ranges. */
+    private static Map<String, List<long[]>> toldMissed(List<WorkerOutcome> workers) {
+        Map<String, List<long[]>> told = new TreeMap<>();
+        for (WorkerOutcome worker : workers) {
+            for (String line : worker.logLines()) {
+                Matcher missed = MISSED.matcher(line);
+                if (missed.find()) {
+                    told.computeIfAbsent(missed.group(1), job -> new ArrayList<>()).add(new long[] {
+                        Long.parseLong(missed.group(2)), Long.parseLong(missed.group(3)),
+                        Long.parseLong(missed.group(4)) });
+                }
+            }
+        }
+        return told;
     }
 
     private boolean injected(FaultLog faults) {

@@ -64,6 +64,8 @@ final class SlotWork {
 
     final AtomicLong lost = new AtomicLong();
 
+    final AtomicLong tooEarly = new AtomicLong();
+
     SlotWork(LockManager locks, DataSource dataSource, LockDialect dialect, Duration ttl, Duration period,
             Clock slotClock, String worker, long pid, BooleanSupplier stopping) {
         this.locks = locks;
@@ -106,6 +108,7 @@ final class SlotWork {
                 case LOST -> lost.incrementAndGet();
                 case LOCKED -> locked.incrementAndGet();
                 case ALREADY_CLAIMED -> alreadyClaimed.incrementAndGet();
+                case TOO_EARLY -> tooEarly.incrementAndGet();
             }
             if (Thread.currentThread().isInterrupted()) {
                 return;
@@ -188,6 +191,7 @@ final class SlotWork {
     }
 
     String counts() {
-        return "ran=" + ran + " lost=" + lost + " locked=" + locked + " already_claimed=" + alreadyClaimed;
+        return "ran=" + ran + " lost=" + lost + " locked=" + locked + " already_claimed=" + alreadyClaimed
+                + " too_early=" + tooEarly;
     }
 }

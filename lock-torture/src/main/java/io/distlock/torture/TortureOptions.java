@@ -32,6 +32,12 @@ record TortureOptions(TestDatabase database, int processes, Duration duration, S
     /** The largest offset of a slots worker's slot clock, either way. */
     static final Duration MAX_SLOT_OFFSET = Duration.ofSeconds(3);
 
+    /**
+     * How far the slot clock of one slots worker jumps ahead, again and again, before it is set back: more than a
+     * period beyond the early tolerance, so that the slots it fires for while ahead are not its to claim.
+     */
+    static final Duration SLOT_JUMP = SLOT_PERIOD.plus(io.distlock.core.SlotRequest.EARLY_TOLERANCE).plusSeconds(2);
+
     /** The longest wait between two acquire attempts of {@code LockManager.acquire}: its maximum backoff. */
     static final Duration RETRY_INTERVAL = Duration.ofSeconds(1);
 

@@ -81,6 +81,9 @@ public final class TortureWorker {
 
     private static final Duration STARTUP_RETRIES = Duration.ofSeconds(30);
 
+    /** How long a jumping slot clock stays ahead, and then back, before it jumps again. */
+    private static final Duration JUMP_EVERY = Duration.ofSeconds(6);
+
     private static final Set<String> BROKEN_CONNECTION_STATES = Set.of("90067", "90098", "90121", "57P01");
 
     /** Releases at least this slow are reported one by one. */
@@ -154,6 +157,14 @@ public final class TortureWorker {
                 .lostListener((lease, reason) -> {
                     lostLeases.incrementAndGet();
                     event("LOST", lease.resource() + " token=" + lease.token() + ": " + reason);
+                })
+                .observer(new io.distlock.core.LockObserver() {
+                    @Override
+                    public void slotsMissed(String job, io.distlock.core.MissedSlots missed) {
+                        // Told before the slot's work starts, so that a kill during the work cannot lose it.
+                        event("MISSED", job + " first=" + missed.first().toEpochMilli() + " last="
+                                + missed.last().toEpochMilli() + " count=" + missed.count());
+                    }
                 });
         this.locks = buildDespiteOutages(builder);
         this.fence = workload == Workload.LOCKS
@@ -166,7 +177,7 @@ public final class TortureWorker {
      * @param args {@code --db h2|postgresql|mariadb --slot n --threads n --locks n --ttl-ms n --skew-ms n
      *     --max-seconds n [--statement-timeout-ms n]}, with {@code --store redis --redis-url url --key-prefix p} for
      *     locks in Redis, and for the slots workload {@code --workload slots --locks jobs --period-ms n
-     *     --slot-offset-ms n}; the JDBC URL, user and password come from {@code DISTLOCK_TORTURE_URL},
+     *     --slot-offset-ms n [--slot-jump-ms n]} (a slot clock that jumps that far ahead and back again); the JDBC URL, user and password come from {@code DISTLOCK_TORTURE_URL},
      *     {@code DISTLOCK_TORTURE_USER} and {@code DISTLOCK_TORTURE_PASSWORD}
      */
     public static void main(String[] args) {
@@ -185,12 +196,13 @@ public final class TortureWorker {
         Workload workload = Workload.parse(options.get("workload", "locks"));
         Duration period = Duration.ofMillis(options.getLong("period-ms", TortureOptions.SLOT_PERIOD.toMillis()));
         Duration slotOffset = Duration.ofMillis(options.getLong("slot-offset-ms", 0));
+        Duration slotJump = Duration.ofMillis(options.getLong("slot-jump-ms", 0));
         String name = "w" + slot + "-" + ProcessHandle.current().pid();
         LockStore store = LockStore.valueOf(options.get("store", "jdbc").toUpperCase(java.util.Locale.ROOT));
         // The locks workload: one connection per thread, and one for the watchdog's renewals.
         int poolSize = workload == Workload.SLOTS ? lockCount + 3 : threads + 1;
         TortureWorker worker = new TortureWorker(database, workload, name, poolSize, ttl, skew, store, options);
-        System.exit(workload == Workload.SLOTS ? worker.runSlots(name, lockCount, period, slotOffset, maxRun)
+        System.exit(workload == Workload.SLOTS ? worker.runSlots(name, lockCount, period, slotOffset, slotJump, maxRun)
                 : worker.run(name, threads, lockCount, skew, maxRun));
     }
 
@@ -241,14 +253,16 @@ public final class TortureWorker {
     }
 
     /** The slots workload: one thread per job, firing by a slot clock offset from the system clock. */
-    private int runSlots(String name, int jobs, Duration period, Duration slotOffset, Duration maxRun) {
+    private int runSlots(String name, int jobs, Duration period, Duration slotOffset, Duration slotJump,
+            Duration maxRun) {
         CountDownLatch go = new CountDownLatch(1);
         CountDownLatch stop = new CountDownLatch(1);
         watchStandardInput(go, stop);
         warmUp(name);
-        Clock slotClock = Clock.offset(Clock.systemUTC(), slotOffset);
-        event("READY", name + " slot_offset_ms=" + slotOffset.toMillis() + " slot_clock=" + slotClock.instant()
-                + " database_clock=" + databaseNow());
+        Clock slotClock = slotJump.isZero() ? Clock.offset(Clock.systemUTC(), slotOffset)
+                : new JumpingClock(slotOffset, slotJump, JUMP_EVERY, jump -> event("JUMP", name + " " + jump));
+        event("READY", name + " slot_offset_ms=" + slotOffset.toMillis() + " slot_jump_ms=" + slotJump.toMillis()
+                + " slot_clock=" + slotClock.instant() + " database_clock=" + databaseNow());
         if (!awaitGo(go, maxRun)) {
             return 4;
         }

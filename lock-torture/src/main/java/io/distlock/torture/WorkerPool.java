@@ -63,7 +63,8 @@ final class WorkerPool {
     /**
      * Starts a worker in a slot. Its clock offset is the skew fault's (locks workload) or its slot clock's offset
      * (slots workload): drawn in the slot's share of -3 s to +3 s, so that some workers run behind and some ahead; a
-     * replacement draws its own in the same share.
+     * replacement draws its own in the same share. In the slots workload the worker of slot 0 also has a clock that
+     * jumps {@link TortureOptions#SLOT_JUMP} ahead and back again, over and over.
      */
     WorkerProcess start(int slot) throws IOException {
         boolean slots = options.workload() == Workload.SLOTS;
@@ -80,7 +81,8 @@ final class WorkerPool {
         command.addAll(storeArguments);
         if (slots) {
             command.addAll(List.of("--workload", "slots", "--period-ms",
-                    Long.toString(TortureOptions.SLOT_PERIOD.toMillis()), "--slot-offset-ms", Long.toString(skew)));
+                    Long.toString(TortureOptions.SLOT_PERIOD.toMillis()), "--slot-offset-ms", Long.toString(skew),
+                    "--slot-jump-ms", Long.toString(slot == 0 ? TortureOptions.SLOT_JUMP.toMillis() : 0)));
         }
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(log.toFile());

@@ -70,13 +70,30 @@ class SlotCheckerTests {
         FaultLog faults = new FaultLog();
         faults.add(new FaultLog.Kill("w0-1", 1, T0.plusMillis(2200), List.of()));
 
-        SlotChecker.Verdict verdict = check(Set.of(Fault.KILL), faults, worker(1, -2500), worker(2, 1800));
+        SlotChecker.Verdict verdict = check(Set.of(Fault.KILL), faults, worker(1, -2500,
+                T0 + " EVENT MISSED torture-slot-0 first=" + T0.plusSeconds(4).toEpochMilli() + " last="
+                        + T0.plusSeconds(4).toEpochMilli() + " count=1"), worker(2, 1800));
 
         assertThat(verdict.passed()).as(output()).isTrue();
-        assertThat(verdict.line()).isEqualTo("SLOTS db=h2 slots=5 executed=4 duplicates=0 missed=1 crashed=2 rerun=1");
+        assertThat(verdict.line())
+                .isEqualTo("SLOTS db=h2 slots=5 executed=4 duplicates=0 missed=1 crashed=2 rerun=1 untold=0");
         assertThat(output()).endsWith(verdict.line() + System.lineSeparator());
         assertThat(output()).contains("torture-slot-0 (at most once): 4 slots, 3 executed, 1 missed, 0 duplicates")
                 .contains("slot clocks offset from -2.5 s to +1.8 s");
+    }
+
+    @Test
+    void aSlotThatNeverStartedAndThatNoClaimToldMissedFails() throws SQLException {
+        // Slot 2 s of the at-most-once job never started, and no worker was told it was missed.
+        run(AT_MOST_ONCE, 0, 1, "w0-1", 5, 0, 300L, "SUCCEEDED");
+        run(AT_MOST_ONCE, 4, 1, "w1-2", 6, 4000, 4100L, "SUCCEEDED");
+
+        SlotChecker.Verdict verdict = check(Set.of(), new FaultLog(), worker(1, 0), worker(2, 0));
+
+        assertThat(verdict.passed()).isFalse();
+        assertThat(verdict.untold()).isOne();
+        assertThat(output()).contains("FAIL every slot was executed, or told missed or claimed (1 untold)")
+                .contains("untold: torture-slot-0 slot " + T0.plusSeconds(2)).contains("4 were refused as too early");
     }
 
     @Test
@@ -215,9 +232,10 @@ class SlotCheckerTests {
         return output.toString(StandardCharsets.UTF_8);
     }
 
-    private static WorkerOutcome worker(long pid, long offsetMillis) {
-        return new WorkerOutcome("w0-" + pid, pid, offsetMillis, 0, false,
-                List.of(T0 + " EVENT DONE ran=1 lost=0 locked=0 already_claimed=1 db_errors=0"));
+    private static WorkerOutcome worker(long pid, long offsetMillis, String... moreLines) {
+        List<String> lines = new java.util.ArrayList<>(List.of(moreLines));
+        lines.add(T0 + " EVENT DONE ran=1 lost=0 locked=0 already_claimed=1 too_early=2 db_errors=0");
+        return new WorkerOutcome("w0-" + pid, pid, offsetMillis, 0, false, lines);
     }
 
     /** A start recorded by a worker, and its claim in the slot history with the same finish, if any. */

@@ -12,6 +12,7 @@ import java.util.Optional;
 
 import io.distlock.core.LockArguments;
 import io.distlock.core.SlotClaim;
+import io.distlock.core.SlotRequest;
 import io.distlock.core.SlotRun;
 import io.distlock.core.SlotRunOutcome;
 import io.distlock.core.TimeSource;
@@ -23,9 +24,10 @@ import org.springframework.jdbc.BadSqlGrammarException;
 /**
  * The scheduled slots of jobs in the lock table: each job's lock row carries its last claimed slot ({@code slot_at},
  * epoch milliseconds), the token that claimed it, whether its run finished, and how many runs it had; the slot table
- * ({@code <table>_slots}) keeps the history of runs. A claim reads the row the caller holds, decides, and writes
- * with a compare-and-set on what it read, whose {@code WHERE} also requires the caller's live lease: a stale or
- * foreign owner, or a claim that raced another, changes nothing.
+ * ({@code <table>_slots}) keeps the history of runs. A claim reads the row the caller holds and the database's
+ * clock, decides, and writes with a compare-and-set on what it read, whose {@code WHERE} also requires the caller's
+ * live lease: a stale or foreign owner, or a claim that raced another, changes nothing. The claim and its history
+ * entries are one transaction. Every statement carries the repository's time bound.
  */
 final class JdbcSlotStore {
 
@@ -55,6 +57,8 @@ final class JdbcSlotStore {
 
     private final TimedStatement finishRun;
 
+    private final TimedStatement previousRun;
+
     private final TimedStatement recentOfJob;
 
     private final TimedStatement recentOfAll;
@@ -70,8 +74,8 @@ final class JdbcSlotStore {
         this.dialect = dialect;
         String slots = table.value() + "_slots";
         String now = LockDialect.NOW;
-        this.state = compile(("SELECT slot_at, slot_token, slot_state, slot_runs, token FROM %s "
-                + "WHERE resource = ? AND owner = ? AND expires_at > %s").formatted(table, now), timeSource);
+        this.state = compile(("SELECT slot_at, slot_token, slot_state, slot_runs, token, %2$s FROM %1$s "
+                + "WHERE resource = ? AND owner = ? AND expires_at > %2$s").formatted(table, now), timeSource);
         this.claim = compile(("UPDATE %s SET slot_at = ?, slot_token = token, slot_state = 'R', slot_runs = ? "
                 + "WHERE resource = ? AND owner = ? AND expires_at > %s AND COALESCE(slot_at, -1) = ? "
                 + "AND COALESCE(slot_token, -1) = ? AND slot_runs = ?").formatted(table, now), timeSource);
@@ -89,6 +93,8 @@ final class JdbcSlotStore {
         this.finishRun = compile(("UPDATE %s SET outcome = ?, finished_at = %s WHERE job = ? AND slot_at = ? "
                 + "AND token = ?").formatted(slots, now), timeSource);
         String columns = "job, slot_at, run_no, owner, token, started_at, finished_at, outcome";
+        this.previousRun = compile(("SELECT slot_at, outcome, token FROM %s WHERE job = ? AND slot_at < ? "
+                + "ORDER BY slot_at DESC, run_no DESC LIMIT 1").formatted(slots), timeSource);
         this.recentOfJob = compile("SELECT %s FROM %s WHERE job = ? ORDER BY slot_at DESC, run_no DESC LIMIT ?"
                 .formatted(columns, slots), timeSource);
         this.recentOfAll = compile("SELECT %s FROM %s ORDER BY job, slot_at DESC, run_no DESC".formatted(columns, slots),
@@ -115,38 +121,46 @@ final class JdbcSlotStore {
         LockArguments.requireResource(job);
         LockArguments.requireOwner(owner);
         long slotMillis = slot.toEpochMilli();
-        return run(CLAIM, claim, connection -> {
-            Optional<SlotState> found = executor.queryOne(connection, state, SlotState::read, job, owner);
+        return run(CLAIM, claim, connection -> StatementExecutor.inTransaction(connection, () -> {
+            Optional<SlotState> found = executor.queryOne(connection, state, this::readState, job, owner);
             if (found.isEmpty()) {
-                return SlotClaim.refused(SlotClaim.Status.NOT_HELD);
+                return SlotClaim.refused(SlotClaim.Status.NOT_HELD, null);
             }
             SlotState current = found.get();
+            Instant storeTime = current.storeTime();
+            if (slotMillis > storeTime.plus(SlotRequest.EARLY_TOLERANCE).toEpochMilli()) {
+                return SlotClaim.refused(SlotClaim.Status.TOO_EARLY, storeTime);
+            }
             int run = current.runFor(slotMillis, rerunUnfinished);
             if (run == 0) {
-                return SlotClaim.refused(SlotClaim.Status.NOT_LATER);
+                return SlotClaim.refused(SlotClaim.Status.NOT_LATER, storeTime);
             }
-            boolean ownClaim = current.isOwnClaim(slotMillis, run);
-            if (!ownClaim) {
-                int claimed = executor.update(connection, claim, slotMillis, run, job, owner, current.slotOrNone(),
-                        current.tokenOrNone(), current.runs());
-                if (claimed == 0) {
-                    // The lease ended, or another claim came first: read again to tell which.
-                    return executor.queryOne(connection, state, SlotState::read, job, owner)
-                            .map(again -> SlotClaim.refused(SlotClaim.Status.NOT_LATER))
-                            .orElse(SlotClaim.refused(SlotClaim.Status.NOT_HELD));
-                }
-                executor.update(connection, record, job, slotMillis, run, owner, current.token());
-                executor.update(connection, prune, job, job);
+            if (current.isOwnClaim(slotMillis, run)) {
+                // A claim made again by the lease that made it: tell what the first one found.
+                return executor.queryOne(connection, previousRun, rs -> new SlotClaim(SlotClaim.Status.CLAIMED, run,
+                        Instant.ofEpochMilli(rs.getLong(1)), SlotRunOutcome.CRASHED.name().equals(rs.getString(2)),
+                        rs.getLong(3), storeTime), job, slotMillis)
+                        .orElse(new SlotClaim(SlotClaim.Status.CLAIMED, run, null, false, 0, storeTime));
             }
+            int claimed = executor.update(connection, claim, slotMillis, run, job, owner, current.slotOrNone(),
+                    current.tokenOrNone(), current.runs());
+            if (claimed == 0) {
+                // The lease ended, or another claim came first: read again to tell which.
+                return executor.queryOne(connection, state, this::readState, job, owner)
+                        .map(again -> SlotClaim.refused(SlotClaim.Status.NOT_LATER, storeTime))
+                        .orElse(SlotClaim.refused(SlotClaim.Status.NOT_HELD, storeTime));
+            }
+            executor.update(connection, record, job, slotMillis, run, owner, current.token());
+            executor.update(connection, prune, job, job);
             // The run claimed before never finished: its holder stopped mid-run (it is re-run now, or not at all).
-            boolean previousUnfinished = !ownClaim && current.slot() != null && RUNNING.equals(current.state());
+            boolean previousUnfinished = current.slot() != null && RUNNING.equals(current.state());
             if (previousUnfinished) {
                 executor.update(connection, crashed, job, current.slot(), current.slotToken());
             }
             Instant previous = current.slot() == null ? null : Instant.ofEpochMilli(current.slot());
             return new SlotClaim(SlotClaim.Status.CLAIMED, run, previous, previousUnfinished,
-                    current.slotToken() == null ? 0 : current.slotToken());
-        });
+                    current.slotToken() == null ? 0 : current.slotToken(), storeTime);
+        }));
     }
 
     void verify() {
@@ -196,20 +210,25 @@ final class JdbcSlotStore {
         }
     }
 
+    /** Compiles a statement with the executor's time bound, as every statement of the lock table is. */
     private TimedStatement compile(String sql, TimeSource timeSource) {
-        return TimedStatement.compile(sql, dialect, timeSource);
+        return TimedStatement.compile(executor.bound(sql), dialect, timeSource);
+    }
+
+    private SlotState readState(ResultSet rs) throws SQLException {
+        return SlotState.read(rs, dialect.readInstant(rs, 6));
     }
 
     /** What the job's lock row says of its last claimed slot. */
     private record SlotState(@Nullable Long slot, @Nullable Long slotToken, @Nullable String state, int runs,
-            long token) {
+            long token, Instant storeTime) {
 
-        static SlotState read(ResultSet rs) throws SQLException {
+        static SlotState read(ResultSet rs, Instant storeTime) throws SQLException {
             long slot = rs.getLong(1);
             Long slotAt = rs.wasNull() ? null : slot;
             long slotToken = rs.getLong(2);
             Long claimedBy = rs.wasNull() ? null : slotToken;
-            return new SlotState(slotAt, claimedBy, rs.getString(3), rs.getInt(4), rs.getLong(5));
+            return new SlotState(slotAt, claimedBy, rs.getString(3), rs.getInt(4), rs.getLong(5), storeTime);
         }
 
         /** The run number a claim of {@code slotMillis} gets, or 0 when the slot is not the caller's to run. */

@@ -232,6 +232,48 @@ abstract class LockRepositoryFaultContractTests {
         assertThat(repository.find(resource)).isPresent();
     }
 
+    // Slot statements: bounded as the lock statements are
+
+    @Test
+    void slotClaimAndFinishOfAJobWhoseRowAnotherSessionHoldsLockedEndWithinTheBoundAndClaimNothing() throws Exception {
+        String job = resource();
+        String owner = owner();
+        LockRecord held = repository.acquire(job, owner, LONG).orElseThrow();
+        Instant running = Instant.parse("2026-01-01T00:00:00Z");
+        Instant next = running.plusSeconds(60);
+        assertThat(repository.claimSlot(job, owner, running, false).status())
+                .isEqualTo(io.distlock.core.SlotClaim.Status.CLAIMED);
+        try (OutsideSession outside = OutsideSession.lockingRow(database(), table, job)) {
+            Timed<?> claim = timed(() -> repository.claimSlot(job, owner, next, false), outside);
+            assertThat(claim.failure()).isInstanceOf(QueryTimeoutException.class);
+            assertThat(claim.elapsed()).as("the claim, at most the bound").isLessThan(BOUND.plus(MARGIN));
+            Timed<?> finish = timed(() -> {
+                repository.finishSlot(job, running, held.token(), io.distlock.core.SlotRunOutcome.SUCCEEDED);
+                return null;
+            }, outside);
+            assertThat(finish.failure()).isInstanceOf(QueryTimeoutException.class);
+            assertThat(finish.elapsed()).as("the finish, at most the bound").isLessThan(BOUND.plus(MARGIN));
+        }
+        assertThat(repository.recentSlotRuns(job, 10)).as("the timed-out claim left no history entry")
+                .extracting(io.distlock.core.SlotRun::slot).containsExactly(running);
+        assertThat(repository.claimSlot(job, owner, next, false).status()).as("nor a half-made claim")
+                .isEqualTo(io.distlock.core.SlotClaim.Status.CLAIMED);
+    }
+
+    @Test
+    void theSlotHistoryReadOfALockedSlotTableEndsWithinTheBound() throws Exception {
+        String lock = lockTableStatement(new LockTableName(table.value() + "_slots"));
+        assumeTrue(lock != null, database() + " cannot lock a table against other sessions' reads");
+        try (OutsideSession outside = OutsideSession.lockingTable(database(), lock)) {
+            for (Callable<?> read : List.<Callable<?>>of(() -> repository.recentSlotRuns(null, 50),
+                    () -> repository.recentSlotRuns("job:" + UUID.randomUUID(), 50))) {
+                Timed<?> call = timed(read, outside);
+                assertThat(call.failure()).isInstanceOf(QueryTimeoutException.class);
+                assertThat(call.elapsed()).isLessThan(BOUND.plus(MARGIN));
+            }
+        }
+    }
+
     @Test
     void statementTimeoutShorterThanASecondIsRefusedNamingTheValue() {
         assertThatIllegalArgumentException()

@@ -6,11 +6,11 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 
+import io.distlock.spring.support.AdvisedMethods;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import org.springframework.aop.framework.Advised;
 import org.springframework.aop.framework.AopProxyUtils;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.factory.ObjectProvider;
@@ -63,7 +63,7 @@ final class LockedMethodValidator implements SmartInitializingSingleton {
             if (checked.add(List.of(targetClass, classProxy))) {
                 problems.addAll(lockedMethods.validate(targetClass, classProxy));
             }
-            if (singleton != null && !isAdvised(singleton)) {
+            if (singleton != null && !AdvisedMethods.isAdvisedBy(singleton, DistributedLockInterceptor.class)) {
                 problems.add("Bean '" + name + "' (" + targetClass.getName() + ") has @DistributedLock methods but "
                         + "is not proxied by the distributed-lock advisor, so its locks would never be taken; it was "
                         + "probably created before the auto-proxy creator, for example as a dependency of a "
@@ -87,17 +87,5 @@ final class LockedMethodValidator implements SmartInitializingSingleton {
                     ex);
             return null;
         }
-    }
-
-    private static boolean isAdvised(Object singleton) {
-        if (!(singleton instanceof Advised advised)) {
-            return false;
-        }
-        for (var advisor : advised.getAdvisors()) {
-            if (advisor.getAdvice() instanceof DistributedLockInterceptor) {
-                return true;
-            }
-        }
-        return false;
     }
 }

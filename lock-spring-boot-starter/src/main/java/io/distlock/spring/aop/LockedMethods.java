@@ -2,7 +2,6 @@ package io.distlock.spring.aop;
 
 import java.lang.reflect.Constructor;
 import java.lang.reflect.Method;
-import java.lang.reflect.Modifier;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -11,6 +10,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
 import io.distlock.spring.DistributedLock;
+import io.distlock.spring.support.AdvisedMethods;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.aop.support.AopUtils;
@@ -92,7 +92,7 @@ final class LockedMethods {
         Map<Method, DistributedLock> annotated = guardedMethods(targetClass);
         List<String> problems = new ArrayList<>();
         for (Method method : annotated.keySet()) {
-            String unreachable = unreachable(method, classProxy);
+            String unreachable = AdvisedMethods.unreachable(method, classProxy);
             if (unreachable != null) {
                 problems.add("@DistributedLock on " + LockedMethod.describe(method, targetClass) + ": the method is "
                         + unreachable + ", so Spring AOP proxies cannot intercept it and the lock would never be "
@@ -149,20 +149,6 @@ final class LockedMethods {
             return Optional.empty();
         }
         return Optional.of(parser.get().parse(specific, targetClass, annotation));
-    }
-
-    private static @Nullable String unreachable(Method method, boolean classProxy) {
-        int modifiers = method.getModifiers();
-        if (Modifier.isPrivate(modifiers)) {
-            return "private";
-        }
-        if (Modifier.isStatic(modifiers)) {
-            return "static";
-        }
-        if (classProxy && Modifier.isFinal(modifiers)) {
-            return "final";
-        }
-        return null;
     }
 
     /** Finds each method's parameter names once, instead of on every evaluation of a template. */

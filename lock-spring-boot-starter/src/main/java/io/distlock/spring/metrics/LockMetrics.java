@@ -7,6 +7,7 @@ import java.util.List;
 import io.distlock.core.Lease;
 import io.distlock.core.LockManager;
 import io.distlock.core.LockObserver;
+import io.distlock.core.MissedSlots;
 import io.distlock.core.SlotOutcome;
 import io.distlock.core.SlotRunOutcome;
 import io.distlock.spring.aop.LockDeclarationListener;
@@ -30,7 +31,8 @@ import io.micrometer.core.instrument.binder.MeterBinder;
  * {@code lost}, {@code error})</li>
  * <li>{@code distributed.lock.lost} counter, tag {@code lock}</li>
  * <li>{@code distributed.lock.slots} counter, tags {@code lock} (the {@code @OncePerSlot} job) and {@code outcome}
- * ({@code executed}, {@code failed}, {@code lost}, {@code skipped}, {@code missed}, {@code crashed}): scheduled slots
+ * ({@code executed}, {@code failed}, {@code lost}, {@code skipped}, {@code missed}, {@code crashed}, {@code early}:
+ * refused because this replica's clock runs ahead of the store's): scheduled slots
  * by what became of them here</li>
  * <li>{@code distributed.lock.cleanup.deleted} counter: rows of expired locks the scheduled clean-up deleted on this
  * replica</li>
@@ -104,7 +106,7 @@ public final class LockMetrics implements LockObserver, LockDeclarationListener 
     @Override
     public void slotJobDeclared(String job) {
         lockDeclared(job);
-        for (String outcome : List.of("executed", "failed", "lost", "skipped", "missed", "crashed")) {
+        for (String outcome : List.of("executed", "failed", "lost", "skipped", "missed", "crashed", "early")) {
             slots(job, outcome);
         }
     }
@@ -161,8 +163,13 @@ public final class LockMetrics implements LockObserver, LockDeclarationListener 
     }
 
     @Override
-    public void slotsMissed(String name, List<Instant> missed) {
-        slots(name, "missed").increment(missed.size());
+    public void slotsMissed(String name, MissedSlots missed) {
+        slots(name, "missed").increment(missed.count());
+    }
+
+    @Override
+    public void slotTooEarly(String name, Instant slot, Duration ahead) {
+        slots(name, "early").increment();
     }
 
     @Override

@@ -1,7 +1,5 @@
 package io.distlock.spring.slot;
 
-import java.time.Clock;
-
 import io.distlock.core.LockManager;
 import io.distlock.spring.aop.DistributedLockAdvisor;
 import io.distlock.spring.aop.LockDeclarationListener;
@@ -15,12 +13,11 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Role;
 import org.springframework.core.env.Environment;
-import org.springframework.scheduling.TaskScheduler;
 import org.springframework.util.function.SingletonSupplier;
 
 /**
- * The {@link io.distlock.spring.OncePerSlot} aspect's beans: the parsed declarations, the advisor and the start-up
- * check of every declaration. Imported by {@link DistributedLockSlotAutoConfiguration} and by
+ * The {@link io.distlock.spring.OncePerSlot} aspect's beans: the parsed declarations, the schedulers the methods
+ * run on, the advisor and the start-up check of every declaration. Imported by {@link DistributedLockSlotAutoConfiguration} and by
  * {@link io.distlock.spring.EnableDistributedLocks}; public only so that it can be imported, while everything it
  * wires stays inside this package.
  */
@@ -38,10 +35,16 @@ public final class OncePerSlotConfiguration {
 
     @Bean
     @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
-    static OncePerSlotAdvisor oncePerSlotAdvisor(SlotMethods slotMethods, ObjectProvider<LockManager> lockManager,
-            ConfigurableListableBeanFactory beanFactory, Environment environment) {
+    static SlotSchedulers slotSchedulers(ConfigurableListableBeanFactory beanFactory) {
+        return new SlotSchedulers(beanFactory);
+    }
+
+    @Bean
+    @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+    static OncePerSlotAdvisor oncePerSlotAdvisor(SlotMethods slotMethods, SlotSchedulers slotSchedulers,
+            ObjectProvider<LockManager> lockManager, Environment environment) {
         OncePerSlotInterceptor interceptor = new OncePerSlotInterceptor(slotMethods,
-                SingletonSupplier.of(lockManager::getObject), qualifier -> schedulerClock(beanFactory, qualifier));
+                SingletonSupplier.of(lockManager::getObject), slotSchedulers);
         return new OncePerSlotAdvisor(interceptor, Binder.get(environment)
             .bind("distributed-lock.aop-order", Integer.class).orElse(DistributedLockAdvisor.DEFAULT_ORDER));
     }
@@ -49,21 +52,10 @@ public final class OncePerSlotConfiguration {
     @Bean
     @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
     static OncePerSlotValidator oncePerSlotValidator(ConfigurableListableBeanFactory beanFactory,
-            SlotMethods slotMethods, ObjectProvider<LockManager> lockManager,
+            SlotMethods slotMethods, SlotSchedulers slotSchedulers, ObjectProvider<LockManager> lockManager,
             ObjectProvider<LockDeclarationListener> declarationListeners, Environment environment) {
         boolean lazy = "lazy".equalsIgnoreCase(environment.getProperty("distributed-lock.startup-check", "eager"));
-        return new OncePerSlotValidator(beanFactory, slotMethods, lockManager, declarationListeners, !lazy);
-    }
-
-    /** The clock the method's scheduler fires by: the named scheduler's, the only scheduler's, or the system's. */
-    private static Clock schedulerClock(ConfigurableListableBeanFactory beanFactory, String qualifier) {
-        if (!qualifier.isEmpty() && beanFactory.containsBean(qualifier)) {
-            return beanFactory.getBean(qualifier, TaskScheduler.class).getClock();
-        }
-        TaskScheduler scheduler = beanFactory.getBeanProvider(TaskScheduler.class).getIfUnique();
-        if (scheduler == null && beanFactory.containsBean("taskScheduler")) {
-            scheduler = beanFactory.getBean("taskScheduler", TaskScheduler.class);
-        }
-        return scheduler != null ? scheduler.getClock() : Clock.systemDefaultZone();
+        return new OncePerSlotValidator(beanFactory, slotMethods, slotSchedulers, lockManager, declarationListeners,
+                !lazy);
     }
 }

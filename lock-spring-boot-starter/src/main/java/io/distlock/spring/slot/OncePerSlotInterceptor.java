@@ -1,23 +1,30 @@
 package io.distlock.spring.slot;
 
 import java.lang.reflect.Method;
-import java.time.Clock;
-import java.util.function.Function;
+import java.time.Instant;
 import java.util.function.Supplier;
 
+import io.distlock.core.CrashPolicy;
 import io.distlock.core.LockManager;
 import io.distlock.core.SlotOutcome;
+import io.distlock.core.SlotRequest;
 import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import org.springframework.aop.ProxyMethodInvocation;
 import org.springframework.aop.support.AopUtils;
 
 /**
  * Runs a {@link io.distlock.spring.OncePerSlot} method through {@link LockManager#runOncePerSlot}, for the slot its
  * trigger defines at the moment the run starts on its scheduler's clock.
+ *
+ * <p>A run never holds the scheduler's thread waiting for the job's lock longer than {@link SlotMethod#SHORT_WAIT}.
+ * At least once, a slot whose lock stayed held elsewhere may be one whose holder crashed: it is checked again on the
+ * same scheduler one lease length later — by then a crashed holder's lease has run out — and again while the lock
+ * stays held, until the slot is claimed here, found claimed elsewhere, or the next slot is near.
  */
 final class OncePerSlotInterceptor implements MethodInterceptor {
 
@@ -27,18 +34,17 @@ final class OncePerSlotInterceptor implements MethodInterceptor {
 
     private final Supplier<LockManager> lockManager;
 
-    private final Function<String, Clock> schedulerClock;
+    private final SlotSchedulers schedulers;
 
     /**
      * @param slotMethods the parsed declarations
      * @param lockManager the manager, looked up on first use
-     * @param schedulerClock the clock of the scheduler with a qualifier (empty for the default scheduler)
+     * @param schedulers the schedulers methods run on
      */
-    OncePerSlotInterceptor(SlotMethods slotMethods, Supplier<LockManager> lockManager,
-            Function<String, Clock> schedulerClock) {
+    OncePerSlotInterceptor(SlotMethods slotMethods, Supplier<LockManager> lockManager, SlotSchedulers schedulers) {
         this.slotMethods = slotMethods;
         this.lockManager = lockManager;
-        this.schedulerClock = schedulerClock;
+        this.schedulers = schedulers;
     }
 
     @Override
@@ -50,13 +56,49 @@ final class OncePerSlotInterceptor implements MethodInterceptor {
         if (slotMethod == null) {
             return invocation.proceed();
         }
-        Clock clock = schedulerClock.apply(slotMethod.scheduler());
-        SlotOutcome<Object> outcome = lockManager.get().runOncePerSlot(slotMethod.request(clock.instant()),
-                lease -> invocation.proceed());
+        SlotSchedulers.SlotScheduler scheduler = schedulers.forQualifier(slotMethod.scheduler());
+        return run(slotMethod, slotMethod.request(scheduler.clock().instant()), scheduler, invocation);
+    }
+
+    private @Nullable Object run(SlotMethod slotMethod, SlotRequest request, SlotSchedulers.SlotScheduler scheduler,
+            MethodInvocation invocation) throws Throwable {
+        SlotOutcome<Object> outcome = lockManager.get().runOncePerSlot(request, lease -> invocation.proceed());
         if (outcome.status() == SlotOutcome.Status.LOST) {
             logger.warn("{} ran for slot {} but lost its lease on the way: {}", slotMethod.description(),
                     outcome.slot(), outcome.loss() != null ? outcome.loss().getMessage() : "");
         }
+        if (outcome.status() == SlotOutcome.Status.LOCKED && slotMethod.onCrash() == CrashPolicy.AT_LEAST_ONCE) {
+            checkAgainLater(slotMethod, request, scheduler, invocation);
+        }
         return outcome.value();
+    }
+
+    /** At least once: looks at a slot whose lock was held elsewhere again, one lease length from now. */
+    private void checkAgainLater(SlotMethod slotMethod, SlotRequest request, SlotSchedulers.SlotScheduler scheduler,
+            MethodInvocation invocation) {
+        Instant next = slotMethod.trigger().next(request.slot());
+        Instant checkAt = scheduler.clock().instant().plus(slotMethod.ttl());
+        if (next != null && !checkAt.plus(SlotMethod.SHORT_WAIT).isBefore(next.minus(SlotTrigger.EARLY))) {
+            logger.debug("{}: the job's lock is held elsewhere and the next slot comes before its lease could run "
+                    + "out; the next claim tells slot {} if its run crashed", slotMethod.description(), request.slot());
+            return;
+        }
+        if (!(invocation instanceof ProxyMethodInvocation proxied)) {
+            logger.warn("{}: cannot check slot {} again, the call is not a Spring AOP invocation",
+                    slotMethod.description(), request.slot());
+            return;
+        }
+        MethodInvocation again = proxied.invocableClone();
+        logger.debug("{}: the job's lock is held elsewhere; slot {} is checked again in {} on {}",
+                slotMethod.description(), request.slot(), slotMethod.ttl(), scheduler.name());
+        scheduler.later().run(() -> {
+            try {
+                run(slotMethod, request.withMaxWait(slotMethod.shortWait(request, scheduler.clock().instant())),
+                        scheduler, again);
+            }
+            catch (Throwable ex) {
+                logger.error("{} failed when slot {} was checked again", slotMethod.description(), request.slot(), ex);
+            }
+        }, slotMethod.ttl());
     }
 }

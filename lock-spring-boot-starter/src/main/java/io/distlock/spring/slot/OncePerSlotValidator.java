@@ -3,14 +3,22 @@ package io.distlock.spring.slot;
 import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
 
+import io.distlock.core.CrashPolicy;
 import io.distlock.core.LockManager;
 import io.distlock.spring.aop.InvalidLockDeclarationException;
 import io.distlock.spring.aop.LockDeclarationListener;
+import io.distlock.spring.support.AdvisedMethods;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import org.springframework.aop.framework.AopProxyUtils;
+import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
@@ -18,14 +26,20 @@ import org.springframework.util.ClassUtils;
 
 /**
  * Checks every {@link io.distlock.spring.OncePerSlot} declaration once all singletons exist, before scheduled jobs
- * start: a wrong declaration fails the start, naming class, method and attribute; once all are valid, the
- * {@link LockDeclarationListener}s are told of every declared job.
+ * start: a wrong declaration, a method a proxy cannot reach, a singleton that was not proxied, a scheduler name that
+ * names no scheduler, or two methods sharing one job fails the start, all of them in one failure; once all are valid,
+ * it warns of what is legal but hazardous (a cron without a zone, at least once on a one-thread scheduler) and tells
+ * the {@link LockDeclarationListener}s of every declared job.
  */
 final class OncePerSlotValidator implements SmartInitializingSingleton {
+
+    private static final Logger logger = LoggerFactory.getLogger(OncePerSlotValidator.class);
 
     private final ConfigurableListableBeanFactory beanFactory;
 
     private final SlotMethods slotMethods;
+
+    private final SlotSchedulers schedulers;
 
     private final ObjectProvider<LockManager> lockManager;
 
@@ -34,10 +48,11 @@ final class OncePerSlotValidator implements SmartInitializingSingleton {
     private final boolean eagerStartupCheck;
 
     OncePerSlotValidator(ConfigurableListableBeanFactory beanFactory, SlotMethods slotMethods,
-            ObjectProvider<LockManager> lockManager, ObjectProvider<LockDeclarationListener> listeners,
-            boolean eagerStartupCheck) {
+            SlotSchedulers schedulers, ObjectProvider<LockManager> lockManager,
+            ObjectProvider<LockDeclarationListener> listeners, boolean eagerStartupCheck) {
         this.beanFactory = beanFactory;
         this.slotMethods = slotMethods;
+        this.schedulers = schedulers;
         this.lockManager = lockManager;
         this.listeners = listeners;
         this.eagerStartupCheck = eagerStartupCheck;
@@ -46,18 +61,33 @@ final class OncePerSlotValidator implements SmartInitializingSingleton {
     @Override
     public void afterSingletonsInstantiated() {
         Set<String> problems = new LinkedHashSet<>();
-        Set<Class<?>> checked = new java.util.HashSet<>();
+        Set<List<Object>> checked = new java.util.HashSet<>();
         boolean found = false;
         for (Iterator<String> names = beanFactory.getBeanNamesIterator(); names.hasNext();) {
-            Class<?> targetClass = type(names.next());
-            if (targetClass != null && checked.add(targetClass) && slotMethods.hasSlotMethods(targetClass)) {
-                found = true;
-                problems.addAll(slotMethods.validate(targetClass));
+            String name = names.next();
+            Object singleton = beanFactory.containsSingleton(name) ? beanFactory.getSingleton(name) : null;
+            Class<?> targetClass = singleton != null ? AopProxyUtils.ultimateTargetClass(singleton) : type(name);
+            if (targetClass == null || !slotMethods.hasSlotMethods(targetClass)) {
+                continue;
+            }
+            found = true;
+            boolean classProxy = singleton != null && AopUtils.isCglibProxy(singleton);
+            if (checked.add(List.of(targetClass, classProxy))) {
+                problems.addAll(slotMethods.validate(targetClass, classProxy, schedulers));
+            }
+            if (singleton != null && !AdvisedMethods.isAdvisedBy(singleton, OncePerSlotInterceptor.class)) {
+                problems.add("Bean '" + name + "' (" + targetClass.getName() + ") has @OncePerSlot methods but is not "
+                        + "proxied by the once-per-slot advisor, so they would run on every replica for every slot; "
+                        + "it was probably created before the auto-proxy creator, for example as a dependency of a "
+                        + "BeanPostProcessor");
             }
         }
+        List<SlotMethod> declared = slotMethods.declared();
+        problems.addAll(sharedJobs(declared));
         if (!problems.isEmpty()) {
             throw new InvalidLockDeclarationException(List.copyOf(problems));
         }
+        warnOfHazards(declared);
         if (found && eagerStartupCheck) {
             // Before the first slot fires: a store or a lock table that cannot keep slots fails the start.
             lockManager.getObject().repository().verifySlots();
@@ -66,11 +96,42 @@ final class OncePerSlotValidator implements SmartInitializingSingleton {
         listeners.orderedStream().forEach(listener -> jobs.forEach(listener::slotJobDeclared));
     }
 
+    /** Two different methods under one job name would claim each other's slots: each fires, only one runs. */
+    private static List<String> sharedJobs(List<SlotMethod> declared) {
+        Map<String, Set<String>> methodsByJob = new TreeMap<>();
+        for (SlotMethod method : declared) {
+            methodsByJob.computeIfAbsent(method.job(), job -> new java.util.TreeSet<>())
+                    .add(method.method().getDeclaringClass().getName() + "." + method.method().getName() + "()");
+        }
+        return methodsByJob.entrySet().stream().filter(entry -> entry.getValue().size() > 1)
+                .map(entry -> "@OncePerSlot job '" + entry.getKey() + "' is declared by " + entry.getValue().size()
+                        + " methods (" + String.join(", ", entry.getValue()) + "): they would share one slot "
+                        + "history, so each slot would run only one of them; give each method a job of its own")
+                .toList();
+    }
+
+    private void warnOfHazards(List<SlotMethod> declared) {
+        List<String> zoneless = declared.stream()
+                .filter(method -> method.trigger() instanceof SlotTrigger.Cron cron && !cron.zoneDeclared())
+                .map(SlotMethod::description).distinct().sorted().toList();
+        if (!zoneless.isEmpty()) {
+            logger.warn("@OncePerSlot cron jobs without a zone follow this JVM's default zone ({}): {}. Replicas whose "
+                    + "default zones differ label their slots differently and may run a slot twice or not at all; "
+                    + "set @Scheduled(zone = …)", java.time.ZoneId.systemDefault(), String.join(", ", zoneless));
+        }
+        Map<String, List<String>> atLeastOnceBySingleThread = declared.stream()
+                .filter(method -> method.onCrash() == CrashPolicy.AT_LEAST_ONCE)
+                .filter(method -> schedulers.forQualifier(method.scheduler()).threads() == 1)
+                .collect(Collectors.groupingBy(method -> schedulers.forQualifier(method.scheduler()).name(),
+                        TreeMap::new, Collectors.mapping(SlotMethod::description, Collectors.toList())));
+        atLeastOnceBySingleThread.forEach((scheduler, methods) -> logger.warn("@OncePerSlot jobs that run at least "
+                + "once ({}) are on the scheduler '{}', which has one thread: a crashed slot is run again on that "
+                + "thread, after every other job queued before it; give the scheduler two threads or more "
+                + "(spring.task.scheduling.pool.size)", String.join(", ", methods), scheduler));
+    }
+
     private @Nullable Class<?> type(String name) {
         try {
-            if (beanFactory.containsSingleton(name)) {
-                return AopProxyUtils.ultimateTargetClass(beanFactory.getSingleton(name));
-            }
             Class<?> type = beanFactory.getType(name, false);
             return type != null ? ClassUtils.getUserClass(type) : null;
         }

@@ -5,7 +5,6 @@ import java.time.Duration;
 import java.time.Instant;
 
 import io.distlock.core.CrashPolicy;
-import io.distlock.core.LockRequest;
 import io.distlock.core.MissedSlotPolicy;
 import io.distlock.core.SlotRequest;
 
@@ -25,11 +24,15 @@ import io.distlock.core.SlotRequest;
 record SlotMethod(Method method, String description, String job, Duration ttl, Duration maxHold, CrashPolicy onCrash,
         MissedSlotPolicy onMissed, SlotTrigger trigger, String scheduler) {
 
-    /** The longest an at-most-once run waits for the job's lock held elsewhere. */
-    static final Duration SHORT_WAIT = Duration.ofSeconds(1);
+    /** The longest a run waits for the job's lock held elsewhere: it holds the scheduler's thread meanwhile. */
+    static final Duration SHORT_WAIT = Duration.ofMillis(500);
 
     /**
-     * The request of the run that starts now.
+     * The request of the run that starts now. It waits a moment for the job's lock: a late replica may hold it just
+     * long enough to find its own slot claimed, and an on-time run that skipped then would leave this slot missed. A
+     * claim never runs a slot twice, so waiting is safe; it is kept short, at most {@link #SHORT_WAIT} and a quarter
+     * of the time to the next slot, since it holds the scheduler's thread. At least once, a slot whose lock stays
+     * held is checked again later ({@link OncePerSlotInterceptor}), never waited for.
      *
      * @param now the scheduler's clock
      * @return the request for the slot this run is for
@@ -37,22 +40,23 @@ record SlotMethod(Method method, String description, String job, Duration ttl, D
     SlotRequest request(Instant now) {
         Instant slot = trigger.slotAt(now);
         SlotRequest request = new SlotRequest(job, slot, ttl, maxHold, Duration.ZERO, onCrash, onMissed, trigger, job);
-        Instant next = trigger.next(slot);
-        Duration untilNext = next == null ? ttl : Duration.between(now, next).minus(SlotTrigger.EARLY);
-        if (untilNext.isNegative()) {
-            return request;
-        }
-        if (onCrash == CrashPolicy.AT_LEAST_ONCE) {
-            // Wait for the job's lock until shortly before the next slot, so that a crashed run can be run again here.
-            return request.withMaxWait(min(untilNext, LockRequest.MAX_WAIT));
-        }
-        // Wait a moment: a late replica may hold the job's lock just long enough to find its own slot claimed, and an
-        // on-time run that skipped then would leave this slot missed. A claim never runs a slot twice, so waiting is
-        // safe; it is kept short, since it holds the scheduler's thread.
-        return request.withMaxWait(min(untilNext.dividedBy(4), SHORT_WAIT));
+        return request.withMaxWait(shortWait(request, now));
     }
 
-    private static Duration min(Duration a, Duration b) {
-        return a.compareTo(b) <= 0 ? a : b;
+    /**
+     * How long a run for a request's slot may wait for the job's lock, from now.
+     *
+     * @param request the slot's request
+     * @param now the scheduler's clock
+     * @return at most {@link #SHORT_WAIT} and a quarter of the time to the next slot; zero once that slot is near
+     */
+    Duration shortWait(SlotRequest request, Instant now) {
+        Instant next = trigger.next(request.slot());
+        Duration untilNext = next == null ? ttl : Duration.between(now, next).minus(SlotTrigger.EARLY);
+        if (untilNext.isNegative()) {
+            return Duration.ZERO;
+        }
+        Duration quarter = untilNext.dividedBy(4);
+        return quarter.compareTo(SHORT_WAIT) <= 0 ? quarter : SHORT_WAIT;
     }
 }

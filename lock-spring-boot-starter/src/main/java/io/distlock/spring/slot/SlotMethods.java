@@ -19,6 +19,7 @@ import io.distlock.spring.OncePerSlot;
 import io.distlock.spring.aop.DurationText;
 import io.distlock.spring.aop.InvalidLockDeclarationException;
 import io.distlock.spring.autoconfigure.DistributedLockProperties;
+import io.distlock.spring.support.AdvisedMethods;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.aop.support.AopUtils;
@@ -27,6 +28,8 @@ import org.springframework.core.MethodClassKey;
 import org.springframework.core.MethodIntrospector;
 import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.core.annotation.AnnotationUtils;
+import org.springframework.format.annotation.DurationFormat;
+import org.springframework.format.datetime.standard.DurationFormatterUtils;
 import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.scheduling.support.CronExpression;
 import org.springframework.util.StringUtils;
@@ -63,18 +66,47 @@ final class SlotMethods {
                 .orElse(null);
     }
 
-    /** One message per problem of the class's declarations; empty when all are valid. */
-    List<String> validate(Class<?> targetClass) {
+    /**
+     * Checks every {@link OncePerSlot} method of a class.
+     *
+     * @param targetClass the user class of a bean
+     * @param classProxy whether the bean is a class-based (CGLIB) proxy, which cannot intercept final methods
+     * @param schedulers tells whether a method's {@code @Scheduled(scheduler = …)} names a scheduler
+     * @return one message per problem; empty when all declarations are valid
+     */
+    List<String> validate(Class<?> targetClass, boolean classProxy, SlotSchedulers schedulers) {
         List<String> problems = new ArrayList<>();
         for (Method method : declared(targetClass)) {
+            String unreachable = AdvisedMethods.unreachable(method, classProxy);
+            if (unreachable != null) {
+                problems.add("@OncePerSlot on " + targetClass.getName() + "." + method.getName() + "(): the method is "
+                        + unreachable + ", so Spring AOP proxies cannot intercept it and it would run on every "
+                        + "replica for every slot, unguarded; make it public and not " + unreachable);
+                continue;
+            }
             try {
-                find(method, targetClass);
+                SlotMethod slotMethod = find(method, targetClass);
+                String scheduler = slotMethod != null ? schedulers.problem(slotMethod.scheduler()) : null;
+                if (scheduler != null) {
+                    problems.add("@OncePerSlot on " + slotMethod.description() + ": @Scheduled(scheduler = \""
+                            + slotMethod.scheduler() + "\") cannot be used: " + scheduler + "; name a TaskScheduler "
+                            + "or ScheduledExecutorService bean");
+                }
             }
             catch (InvalidLockDeclarationException ex) {
                 problems.addAll(ex.problems());
             }
         }
         return problems;
+    }
+
+    /**
+     * The parsed declarations so far: every valid one once the context's beans were validated.
+     *
+     * @return the declarations, each method once
+     */
+    List<SlotMethod> declared() {
+        return cache.values().stream().flatMap(Optional::stream).distinct().toList();
     }
 
     /** The job names of the declarations parsed so far: every valid one once the context's beans were validated. */
@@ -124,6 +156,11 @@ final class SlotMethods {
         Duration ttl = duration(prefix, "ttl", declaration.ttl(), properties.get().getDefaultTtl(), problems);
         Duration maxHold = duration(prefix, "maxHold", declaration.maxHold(), properties.get().getMaxHold(),
                 problems);
+        Class<?> returnType = specific.getReturnType();
+        if (returnType.isPrimitive() && returnType != void.class) {
+            problems.add(prefix + "the method returns " + returnType.getName() + ", but a slot that does not run "
+                    + "here returns null; return void, a wrapper type or an Optional");
+        }
         if (!problems.isEmpty()) {
             throw new InvalidLockDeclarationException(problems);
         }
@@ -158,7 +195,7 @@ final class SlotMethods {
             try {
                 String zone = resolve(scheduled.zone());
                 return new SlotTrigger.Cron(CronExpression.parse(cron), cron,
-                        zone.isEmpty() ? ZoneId.systemDefault() : ZoneId.of(zone));
+                        zone.isEmpty() ? ZoneId.systemDefault() : ZoneId.of(zone), !zone.isEmpty());
             }
             catch (RuntimeException ex) {
                 problems.add(prefix + "the @Scheduled cron '" + cron + "' or zone '" + scheduled.zone()
@@ -175,6 +212,7 @@ final class SlotMethods {
         return null;
     }
 
+    /** The fixed rate, read as Spring's scheduling reads it ({@code 1s}, {@code PT1S}, or a number in its unit). */
     private @Nullable Duration rate(Scheduled scheduled, String prefix, List<String> problems) {
         TimeUnit unit = scheduled.timeUnit();
         if (scheduled.fixedRate() >= 0) {
@@ -185,9 +223,8 @@ final class SlotMethods {
             return null;
         }
         try {
-            Duration rate = text.chars().allMatch(Character::isDigit)
-                    ? Duration.of(Long.parseLong(text), unit.toChronoUnit()) : Duration.parse(text);
-            return wholeRate(rate, prefix, problems);
+            return wholeRate(DurationFormatterUtils.detectAndParse(text,
+                    DurationFormat.Unit.fromChronoUnit(unit.toChronoUnit())), prefix, problems);
         }
         catch (RuntimeException ex) {
             problems.add(prefix + "the @Scheduled fixedRate '" + text + "' does not parse: " + ex.getMessage());

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZonedDateTime;
+import java.time.zone.ZoneOffsetTransition;
 
 import io.distlock.core.SlotSchedule;
 import org.jspecify.annotations.Nullable;
@@ -37,31 +38,53 @@ sealed interface SlotTrigger extends SlotSchedule {
      * @param expression the parsed expression
      * @param text the expression as declared
      * @param zone its zone
+     * @param zoneDeclared whether the zone was declared, rather than this JVM's default zone
      */
-    record Cron(CronExpression expression, String text, ZoneId zone) implements SlotTrigger {
+    record Cron(CronExpression expression, String text, ZoneId zone, boolean zoneDeclared) implements SlotTrigger {
+
+        Cron(CronExpression expression, String text, ZoneId zone) {
+            this(expression, text, zone, true);
+        }
 
         @Override
         public Instant slotAt(Instant now) {
-            ZonedDateTime target = now.plus(EARLY).atZone(zone);
+            Instant target = now.plus(EARLY);
             Duration back = Duration.ofMinutes(1);
             for (int widen = 0; widen < 24; widen++, back = back.multipliedBy(2)) {
-                ZonedDateTime first = expression.next(target.minus(back));
+                Instant first = next(target.minus(back));
                 if (first != null && !first.isAfter(target)) {
-                    ZonedDateTime last = first;
-                    for (ZonedDateTime next = expression.next(last); next != null && !next.isAfter(target);
-                            next = expression.next(last)) {
+                    Instant last = first;
+                    for (Instant next = next(last); next != null && !next.isAfter(target); next = next(last)) {
                         last = next;
                     }
-                    return last.toInstant();
+                    return last;
                 }
             }
             throw new IllegalStateException("The " + description() + " has not fired in the last years before " + now);
         }
 
+        /**
+         * The first fire time strictly after an instant: Spring's answer, the one its scheduler fires at. Around some
+         * daylight-saving transitions (Lord Howe's half-hour fall-back, Chatham's at 03:45) Spring's
+         * {@link CronExpression#next} answers a time that is not after the one it was given; there the fire time is
+         * found at the zone's fixed offset of the moment (or, past the zone's next transition, at the offset after
+         * it), where no transition can confuse it. So a slot computation never loops on one instant.
+         */
         @Override
         public @Nullable Instant next(Instant after) {
-            ZonedDateTime next = expression.next(after.atZone(zone));
-            return next != null ? next.toInstant() : null;
+            ZonedDateTime spring = expression.next(after.atZone(zone));
+            if (spring == null || spring.toInstant().isAfter(after)) {
+                return spring != null ? spring.toInstant() : null;
+            }
+            ZonedDateTime fixed = expression.next(after.atZone(zone.getRules().getOffset(after)));
+            ZoneOffsetTransition transition = zone.getRules().nextTransition(after);
+            if (fixed != null && transition != null && !fixed.toInstant().isBefore(transition.getInstant())) {
+                fixed = expression.next(transition.getInstant().minusNanos(1).atZone(transition.getOffsetAfter()));
+            }
+            if (fixed == null || !fixed.toInstant().isAfter(after)) {
+                throw new IllegalStateException("The " + description() + " gives no fire time after " + after);
+            }
+            return fixed.toInstant();
         }
 
         @Override
@@ -73,26 +96,32 @@ sealed interface SlotTrigger extends SlotSchedule {
     /**
      * A fixed rate: slots are the multiples of the period since the epoch, whatever the JVM started at.
      *
-     * @param period the rate's period
+     * @param schedule the epoch-aligned slots of the rate's period
      */
-    record FixedRate(Duration period) implements SlotTrigger {
+    record FixedRate(SlotSchedule.FixedRateSchedule schedule) implements SlotTrigger {
+
+        FixedRate(Duration period) {
+            this(new SlotSchedule.FixedRateSchedule(period));
+        }
 
         @Override
         public Instant slotAt(Instant now) {
-            long periodMillis = period.toMillis();
-            long at = now.plus(EARLY).toEpochMilli();
-            return Instant.ofEpochMilli(Math.floorDiv(at, periodMillis) * periodMillis);
+            return schedule.slotAt(now.plus(EARLY));
         }
 
         @Override
         public Instant next(Instant after) {
-            long periodMillis = period.toMillis();
-            return Instant.ofEpochMilli((Math.floorDiv(after.toEpochMilli(), periodMillis) + 1) * periodMillis);
+            return schedule.next(after);
+        }
+
+        @Override
+        public Duration period() {
+            return schedule.period();
         }
 
         @Override
         public String description() {
-            return "fixed rate " + period + " (slots aligned to the epoch)";
+            return schedule.toString();
         }
     }
 }

@@ -144,7 +144,8 @@ class OncePerSlotCrashTests {
         Instant slot = crash.slot();
         LockRepository repository = contexts.get(0).getBean(LockRepository.class);
 
-        // The other replica fired for the same slot a second after the killed one, and waits for the job's lock.
+        // The other replica fired for the same slot a second after the killed one, found the job's lock held, and
+        // checks the slot again one lease length later, until the killed run's lease has run out.
         await().atMost(Duration.ofSeconds(30)).until(() -> CrashingReplica.RUNS.stream()
                 .anyMatch(run -> run.slot().equals(slot)));
         assertThat(CrashingReplica.RUNS).filteredOn(run -> run.slot().equals(slot)).singleElement()

@@ -16,6 +16,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Every {@code @OncePerSlot} declaration is checked at start-up; a mistake fails the start naming class, method and
  * attribute.
  */
+@org.junit.jupiter.api.extension.ExtendWith(org.springframework.boot.test.system.OutputCaptureExtension.class)
 class OncePerSlotDeclarationTests {
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
@@ -76,6 +77,173 @@ class OncePerSlotDeclarationTests {
                 + "TIMESTAMP(6) WITH TIME ZONE NOT NULL)", "distributed-lock.jdbc.initialize-schema=never")
             .withBean(Fine.class)
             .run(context -> assertThat(context).getFailure().hasStackTraceContaining("upgrade-slots-h2.sql"));
+    }
+
+    @Test
+    void finalStaticAndPrivateScheduledMethodsAreRefusedBecauseTheyWouldRunOnEveryReplica() {
+        runner.withBean(Unreachable.class).run(context -> assertThat(context).getFailure()
+                .hasMessageContaining("@OncePerSlot on " + Unreachable.class.getName() + ".finalJob(): the method is "
+                        + "final, so Spring AOP proxies cannot intercept it and it would run on every replica for "
+                        + "every slot, unguarded")
+                .hasMessageContaining(Unreachable.class.getName() + ".staticJob(): the method is static")
+                .hasMessageContaining(Unreachable.class.getName() + ".privateJob(): the method is private"));
+    }
+
+    @Test
+    void aSingletonThatWasNotProxiedIsRefusedBecauseItsSlotsWouldRunOnEveryReplica() {
+        runner.withInitializer(context -> context.getBeanFactory().registerSingleton("unproxied", new Fine()))
+            .run(context -> assertThat(context).getFailure()
+                .hasMessageContaining("Bean 'unproxied' (" + Fine.class.getName() + ") has @OncePerSlot methods but "
+                        + "is not proxied by the once-per-slot advisor"));
+    }
+
+    @Test
+    void aMethodReturningAPrimitiveIsRefusedAsADistributedLockWithSkipIs() {
+        runner.withBean(ReturnsInt.class).run(context -> assertThat(context).getFailure()
+                .hasMessageContaining("@OncePerSlot on " + ReturnsInt.class.getName() + ".count(): the method returns "
+                        + "int, but a slot that does not run here returns null"));
+    }
+
+    @Test
+    void twoMethodsSharingOneJobNameAreRefused() {
+        runner.withBean(SharedJob.class).run(context -> assertThat(context).getFailure()
+                .hasMessageContaining("@OncePerSlot job 'report' is declared by 2 methods ("
+                        + SharedJob.class.getName() + ".daily(), " + SharedJob.class.getName() + ".hourly())"));
+    }
+
+    @Test
+    void aSchedulerNameThatNamesNoSchedulerIsRefused() {
+        runner.withBean(NamedScheduler.class).run(context -> assertThat(context).getFailure()
+                .hasMessageContaining("@Scheduled(scheduler = \"reports\") cannot be used: no bean is named 'reports'"));
+        runner.withBean(NamedScheduler.class).withBean("reports", String.class, () -> "not a scheduler")
+            .run(context -> assertThat(context).getFailure()
+                .hasMessageContaining("the bean 'reports' is a java.lang.String, neither a TaskScheduler nor a "
+                        + "ScheduledExecutorService"));
+        runner.withBean(NamedScheduler.class)
+            .withBean("reports", java.util.concurrent.ScheduledExecutorService.class,
+                    java.util.concurrent.Executors::newSingleThreadScheduledExecutor)
+            .run(context -> assertThat(context).hasNotFailed());
+    }
+
+    @Test
+    void fixedRatesWithUnitsStartAsSpringsSchedulingReadsThem() {
+        runner.withBean(RatesWithUnits.class).run(context -> {
+            assertThat(context).hasNotFailed();
+            SlotMethods methods = context.getBean(SlotMethods.class);
+            assertThat(methods.declared()).extracting(SlotMethod::job, method -> method.trigger().period())
+                    .containsExactlyInAnyOrder(org.assertj.core.groups.Tuple.tuple("one-second", java.time.Duration.ofSeconds(1)),
+                            org.assertj.core.groups.Tuple.tuple("half-second", java.time.Duration.ofMillis(500)),
+                            org.assertj.core.groups.Tuple.tuple("iso", java.time.Duration.ofSeconds(2)),
+                            org.assertj.core.groups.Tuple.tuple("seconds-unit", java.time.Duration.ofSeconds(3)));
+        });
+    }
+
+    @Test
+    void everyWrongDeclarationOfTheContextIsReportedInOneFailure() {
+        runner.withBean(NotScheduled.class).withBean(Unreachable.class).withBean(ReturnsInt.class).withBean(BadTtl.class)
+            .run(context -> assertThat(context).getFailure()
+                .hasMessageContaining("is not @Scheduled").hasMessageContaining("is final")
+                .hasMessageContaining("returns int").hasMessageContaining("attribute 'ttl' = 'PT5X'"));
+    }
+
+    @Test
+    void aCronWithoutAZoneStartsWithAWarningNamingTheDefaultZone(
+            org.springframework.boot.test.system.CapturedOutput output) {
+        runner.withBean(Zoneless.class).run(context -> {
+            assertThat(context).hasNotFailed();
+            assertThat(output.getOut()).contains("@OncePerSlot cron jobs without a zone follow this JVM's default zone ("
+                    + java.time.ZoneId.systemDefault() + "): " + Zoneless.class.getName() + ".run()");
+        });
+    }
+
+    /** Methods a proxy cannot reach. */
+    static class Unreachable {
+
+        @Scheduled(cron = "0 * * * * *")
+        @OncePerSlot
+        public final void finalJob() {
+        }
+
+        @Scheduled(cron = "0 * * * * *")
+        @OncePerSlot
+        public static void staticJob() {
+        }
+
+        @Scheduled(cron = "0 * * * * *")
+        @OncePerSlot
+        private void privateJob() {
+        }
+
+        @Scheduled(cron = "0 * * * * *")
+        @OncePerSlot
+        public void reachable() {
+        }
+    }
+
+    /** A primitive result. */
+    static class ReturnsInt {
+
+        @Scheduled(cron = "0 * * * * *")
+        @OncePerSlot
+        public int count() {
+            return 1;
+        }
+    }
+
+    /** One job name, two methods. */
+    static class SharedJob {
+
+        @Scheduled(cron = "0 0 * * * *", zone = "UTC")
+        @OncePerSlot(job = "report")
+        public void hourly() {
+        }
+
+        @Scheduled(cron = "0 0 0 * * *", zone = "UTC")
+        @OncePerSlot(job = "report")
+        public void daily() {
+        }
+    }
+
+    /** A named scheduler. */
+    static class NamedScheduler {
+
+        @Scheduled(fixedRate = 1000, scheduler = "reports")
+        @OncePerSlot
+        public void run() {
+        }
+    }
+
+    /** Rates written as Spring's scheduling accepts them. */
+    static class RatesWithUnits {
+
+        @Scheduled(fixedRateString = "1s")
+        @OncePerSlot(job = "one-second")
+        public void oneSecond() {
+        }
+
+        @Scheduled(fixedRateString = "500ms")
+        @OncePerSlot(job = "half-second")
+        public void halfSecond() {
+        }
+
+        @Scheduled(fixedRateString = "PT2S")
+        @OncePerSlot(job = "iso")
+        public void iso() {
+        }
+
+        @Scheduled(fixedRateString = "3", timeUnit = java.util.concurrent.TimeUnit.SECONDS)
+        @OncePerSlot(job = "seconds-unit")
+        public void secondsUnit() {
+        }
+    }
+
+    /** A cron without a zone. */
+    static class Zoneless {
+
+        @Scheduled(cron = "0 * * * * *")
+        @OncePerSlot
+        public void run() {
+        }
     }
 
     /** Not scheduled. */

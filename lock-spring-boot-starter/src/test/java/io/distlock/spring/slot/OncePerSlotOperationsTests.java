@@ -84,7 +84,9 @@ class OncePerSlotOperationsTests {
             assertThat(runs.get(0)).as("one catch-up run, for the latest missed slot")
                     .isEqualTo("catch-up " + resumed.slot().minusSeconds(1));
             assertThat(runs.stream().filter(run -> run.startsWith("catch-up"))).hasSize(1);
-            assertThat(output.getOut()).containsOnlyOnce("missed " + missed + " slot(s) before " + resumed.slot());
+            assertThat(output.getOut()).containsOnlyOnce("missed " + missed + " slots from "
+                    + lastBeforeOutage.plusSeconds(1) + " to " + resumed.slot().minusSeconds(1) + " before slot "
+                    + resumed.slot());
             MeterRegistry registry = second.getBean(MeterRegistry.class);
             assertThat(registry.get("distributed.lock.slots").tag("lock", "heartbeat").tag("outcome", "missed")
                     .counter().count()).isEqualTo(missed);

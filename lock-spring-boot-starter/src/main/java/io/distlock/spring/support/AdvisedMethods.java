@@ -1,0 +1,61 @@
+package io.distlock.spring.support;
+
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+
+import org.aopalliance.aop.Advice;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.aop.Advisor;
+import org.springframework.aop.framework.Advised;
+
+/**
+ * Whether an annotated method can be guarded by a Spring AOP proxy at all, and whether a bean was proxied with an
+ * aspect's advice: a method the proxy cannot reach runs unguarded on every replica, so the aspects refuse it at
+ * start-up.
+ */
+public final class AdvisedMethods {
+
+    private AdvisedMethods() {
+    }
+
+    /**
+     * Why a proxy cannot intercept a method, if it cannot.
+     *
+     * @param method the annotated method
+     * @param classProxy whether the bean is a class-based (CGLIB) proxy, whose subclass cannot override final methods
+     * @return {@code "private"}, {@code "static"} or {@code "final"}, or {@code null} when a proxy reaches it
+     */
+    public static @Nullable String unreachable(Method method, boolean classProxy) {
+        int modifiers = method.getModifiers();
+        if (Modifier.isPrivate(modifiers)) {
+            return "private";
+        }
+        if (Modifier.isStatic(modifiers)) {
+            return "static";
+        }
+        if (classProxy && Modifier.isFinal(modifiers)) {
+            return "final";
+        }
+        return null;
+    }
+
+    /**
+     * Whether a bean is a proxy carrying an advice of the given type.
+     *
+     * @param bean the bean as the context holds it
+     * @param adviceType the aspect's interceptor type
+     * @return {@code true} when one of the proxy's advisors gives such an advice
+     */
+    public static boolean isAdvisedBy(Object bean, Class<? extends Advice> adviceType) {
+        if (!(bean instanceof Advised advised)) {
+            return false;
+        }
+        for (Advisor advisor : advised.getAdvisors()) {
+            if (adviceType.isInstance(advisor.getAdvice())) {
+                return true;
+            }
+        }
+        return false;
+    }
+}
