@@ -59,6 +59,11 @@ public class DelegatingLockRepository implements LockRepository {
     }
 
     @Override
+    public LockResult forceRelease(String resource, long token) {
+        return delegate.forceRelease(resource, token);
+    }
+
+    @Override
     public Optional<LockRecord> find(String resource) {
         return delegate.find(resource);
     }

@@ -76,6 +76,35 @@ public interface LockRepository {
     LockResult release(String resource, String owner, Duration minHold);
 
     /**
+     * Ends a live lock whoever holds it, as an operator's forced release: only while its fencing token is still
+     * {@code token}, the acquisition the operator saw, so that a lock that changed hands since is left alone. The lock
+     * is free at once, whatever minimum hold it was taken with; the next holder draws a larger token, the old owner
+     * too should it acquire again, and the old holder finds its lease gone at its next renewal or release (its
+     * watchdog tells it lost).
+     *
+     * <p>The default reads the lock and releases it with its owner: two statements, each decided on its own, so a
+     * lock that changed hands between them is refused, never released; an owner that acquires again may then keep
+     * its token. The built-in stores decide in one statement or script and draw a new token for every next holder.
+     *
+     * @param resource the locked resource
+     * @param token the fencing token of the acquisition to end
+     * @return {@link LockResult#APPLIED}; {@link LockResult#NOT_FOUND} when no live lock exists;
+     *     {@link LockResult#FORBIDDEN} when the live lock has another token
+     * @since 0.1.0
+     */
+    default LockResult forceRelease(String resource, long token) {
+        LockArguments.requireResource(resource);
+        Optional<LockRecord> live = find(resource);
+        if (live.isEmpty()) {
+            return LockResult.NOT_FOUND;
+        }
+        if (live.get().token() != token) {
+            return LockResult.FORBIDDEN;
+        }
+        return release(resource, live.get().owner());
+    }
+
+    /**
      * Reads the live lock on a resource. An expired lock counts as absent.
      *
      * @param resource the resource to look up

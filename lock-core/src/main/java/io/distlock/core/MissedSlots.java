@@ -64,7 +64,7 @@ public record MissedSlots(long count, @Nullable Instant first, @Nullable Instant
      * @param slot the slot claimed now
      * @return the slots missed in between
      */
-    static MissedSlots between(SlotSchedule schedule, Instant previous, Instant slot) {
+    public static MissedSlots between(SlotSchedule schedule, Instant previous, Instant slot) {
         Duration period = schedule.period();
         boolean periodic = period != null && period.toMillis() > 0 && period.toNanos() % 1_000_000 == 0;
         long count = 0;

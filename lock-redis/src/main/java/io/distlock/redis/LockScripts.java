@@ -22,6 +22,8 @@ final class LockScripts {
 
     static final RedisScript<List<Object>> RELEASE = load("release");
 
+    static final RedisScript<List<Object>> FORCE_RELEASE = load("force-release");
+
     static final RedisScript<List<Object>> RENEW_ALL = load("renew-all");
 
     static final RedisScript<List<Object>> READ = load("read");

@@ -201,6 +201,17 @@ public final class RedisLockRepository implements LockRepository {
         return status == APPLIED ? LockResult.APPLIED : refusal(status);
     }
 
+    /**
+     * Deletes the lock hash of the live lock with that token in one script; the token counter stays, so every next
+     * holder draws a larger token.
+     */
+    @Override
+    public LockResult forceRelease(String resource, long token) {
+        LockArguments.requireResource(resource);
+        long status = number(run(LockScripts.FORCE_RELEASE, List.of(keys.lockKey(resource)), Long.toString(token)), 0);
+        return status == APPLIED ? LockResult.APPLIED : refusal(status);
+    }
+
     @Override
     public Optional<LockRecord> find(String resource) {
         LockArguments.requireResource(resource);

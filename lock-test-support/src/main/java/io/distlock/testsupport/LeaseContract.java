@@ -189,6 +189,27 @@ public abstract class LeaseContract {
     }
 
     @Test
+    void aForcedReleaseIsToldToTheHolderAtItsNextRenewalAndTheNextHolderHasALargerToken() throws Exception {
+        String resource = resource();
+        CountDownLatch lost = new CountDownLatch(1);
+        AtomicReference<String> reason = new AtomicReference<>();
+        Lease lease = locks.tryAcquire(resource, Duration.ofSeconds(3)).orElseThrow()
+                .onLost((l, why) -> {
+                    reason.set(why);
+                    lost.countDown();
+                })
+                .keepAlive(Duration.ofMinutes(1));
+        assertThat(repository.forceRelease(resource, lease.token())).isEqualTo(LockResult.APPLIED);
+        Lease next = locks.tryAcquire(resource, Duration.ofMinutes(1)).orElseThrow();
+        assertThat(next.token()).isGreaterThan(lease.token());
+        long interval = Duration.ofSeconds(3).toMillis() / 3;
+        assertThat(lost.await(interval + 1000, TimeUnit.MILLISECONDS)).as("told lost at its next renewal").isTrue();
+        assertThat(reason.get()).contains("expired or held by another owner");
+        assertThat(repository.find(resource).orElseThrow().owner()).isEqualTo(next.owner());
+        next.release();
+    }
+
+    @Test
     void aLeaseThatRunsOutAfterItsMaximumHoldIsToldLostOnceAndCounted() throws Exception {
         String resource = resource();
         try (LockManager manager = LockManager.builder(repository).build()) {

@@ -187,6 +187,60 @@ public abstract class LockRepositoryContract {
     }
 
     @Test
+    void aForcedReleaseOfTheTokenSeenFreesTheLockWhoeverHoldsItAndTheNextOwnerGetsALargerToken() {
+        String resource = resource();
+        LockRecord held = repository.acquire(resource, owner(), LONG).orElseThrow();
+        assertThat(repository.forceRelease(resource, held.token())).isEqualTo(LockResult.APPLIED);
+        assertThat(repository.find(resource)).isEmpty();
+        assertThat(repository.findAll()).noneMatch(r -> r.resource().equals(resource));
+        LockRecord next = repository.acquire(resource, owner(), LONG).orElseThrow();
+        assertThat(next.token()).isGreaterThan(held.token());
+    }
+
+    @Test
+    void afterAForcedReleaseTheOldOwnerCanNeitherRenewNorReleaseAndAcquiresAgainOnlyWithALargerToken() {
+        String resource = resource();
+        String owner = owner();
+        LockRecord held = repository.acquire(resource, owner, LONG).orElseThrow();
+        assertThat(repository.forceRelease(resource, held.token())).isEqualTo(LockResult.APPLIED);
+        assertThat(repository.renew(resource, owner, LONG).status()).isEqualTo(LockResult.NOT_FOUND);
+        assertThat(repository.renewAll(List.of(new LeaseKey(resource, owner)), LONG)).isEmpty();
+        assertThat(repository.release(resource, owner)).isEqualTo(LockResult.NOT_FOUND);
+        LockRecord again = repository.acquire(resource, owner, LONG).orElseThrow();
+        assertThat(again.token()).as("a new acquisition, not a renewal of the ended one").isGreaterThan(held.token());
+    }
+
+    @Test
+    void aForcedReleaseOfATokenNoLongerHeldChangesNothing() {
+        String resource = resource();
+        LockRecord first = repository.acquire(resource, owner(), LONG).orElseThrow();
+        assertThat(repository.release(resource, first.owner())).isEqualTo(LockResult.APPLIED);
+        LockRecord second = repository.acquire(resource, owner(), LONG).orElseThrow();
+        assertThat(repository.forceRelease(resource, first.token())).isEqualTo(LockResult.FORBIDDEN);
+        assertThat(repository.find(resource)).contains(second);
+    }
+
+    @Test
+    void aForcedReleaseWithoutALiveLockAnswersNotFound() {
+        String resource = resource();
+        assertThat(repository.forceRelease(resource, 1)).isEqualTo(LockResult.NOT_FOUND);
+        LockRecord expired = repository.acquire(resource, owner(), SHORT).orElseThrow();
+        awaitExpiry(resource);
+        assertThat(repository.forceRelease(resource, expired.token())).isEqualTo(LockResult.NOT_FOUND);
+    }
+
+    @Test
+    void aForcedReleaseEndsALockKeptPastItsReleaseByAMinimumHold() {
+        String resource = resource();
+        String owner = owner();
+        LockRecord held = repository.acquire(resource, owner, LONG).orElseThrow();
+        assertThat(repository.release(resource, owner, LONG)).isEqualTo(LockResult.APPLIED);
+        assertThat(repository.find(resource)).as("kept by its minimum hold").isPresent();
+        assertThat(repository.forceRelease(resource, held.token())).isEqualTo(LockResult.APPLIED);
+        assertThat(repository.find(resource)).isEmpty();
+    }
+
+    @Test
     void releaseByTheOwnerFreesTheLockForAnotherOwnerWithALargerToken() {
         String resource = resource();
         String owner = owner();

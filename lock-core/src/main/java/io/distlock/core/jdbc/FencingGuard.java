@@ -3,6 +3,8 @@ package io.distlock.core.jdbc;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.OptionalLong;
 
@@ -13,6 +15,8 @@ import io.distlock.core.TimeSource;
 import io.distlock.core.jdbc.dialect.LockDialect;
 import io.distlock.core.jdbc.dialect.LockDialects;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import org.springframework.dao.DataAccessException;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
@@ -51,6 +55,8 @@ public final class FencingGuard {
 
     private static final String ADMIT = "fenced write check";
 
+    private static final Logger logger = LoggerFactory.getLogger(FencingGuard.class);
+
     private final String table;
 
     private final LockDialect dialect;
@@ -62,8 +68,11 @@ public final class FencingGuard {
 
     private final TimedStatement lastToken;
 
-    private FencingGuard(DataSource dataSource, String table, LockDialect dialect) {
+    private final List<FencingListener> listeners;
+
+    private FencingGuard(DataSource dataSource, String table, LockDialect dialect, List<FencingListener> listeners) {
         this.table = table;
+        this.listeners = List.copyOf(listeners);
         this.dialect = dialect;
         this.executor = new StatementExecutor(dataSource, table, Clock.systemUTC(), dialect, null);
         this.admit = TimedStatement.compile(dialect.fencingAdmit(table), dialect, TimeSource.DATABASE);
@@ -114,7 +123,21 @@ public final class FencingGuard {
         boolean admitted = executor.againOnDuplicateKey(connection, ADMIT, admit,
                 c -> executor.queryOne(c, admit, rs -> rs.getLong(1), name, token))
                 .filter(last -> last == token).isPresent();
+        if (!admitted) {
+            tellRefused(name, token);
+        }
         return admitted ? FencingResult.ACCEPTED : FencingResult.REFUSED;
+    }
+
+    private void tellRefused(String name, long token) {
+        for (FencingListener listener : listeners) {
+            try {
+                listener.refused(name, token);
+            }
+            catch (RuntimeException ex) {
+                logger.warn("Fencing listener {} failed", listener, ex);
+            }
+        }
     }
 
     /**
@@ -187,6 +210,8 @@ public final class FencingGuard {
 
         private @Nullable LockDialect dialect;
 
+        private final List<FencingListener> listeners = new ArrayList<>();
+
         private Builder(DataSource dataSource) {
             this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
         }
@@ -215,6 +240,17 @@ public final class FencingGuard {
         }
 
         /**
+         * Adds a listener told of every write the guard refuses.
+         *
+         * @param listener the listener
+         * @return this builder
+         */
+        public Builder listener(FencingListener listener) {
+            this.listeners.add(Objects.requireNonNull(listener, "listener"));
+            return this;
+        }
+
+        /**
          * Builds the guard, detecting the dialect when none was set.
          *
          * @return the guard
@@ -222,7 +258,8 @@ public final class FencingGuard {
          *     not answer
          */
         public FencingGuard build() {
-            return new FencingGuard(dataSource, tableName, dialect != null ? dialect : LockDialects.detect(dataSource));
+            return new FencingGuard(dataSource, tableName, dialect != null ? dialect : LockDialects.detect(dataSource),
+                    listeners);
         }
     }
 }

@@ -68,6 +68,8 @@ public final class JdbcLockRepository implements LockRepository {
 
     private static final String RELEASE = "distributed lock release";
 
+    private static final String FORCE_RELEASE = "distributed lock forced release";
+
     /**
      * Shortest retention of expired rows: an acquire that drew its token before a row was deleted must have inserted
      * long before, or a smaller token could follow a larger one.
@@ -340,6 +342,28 @@ public final class JdbcLockRepository implements LockRepository {
                             .isPresent()
                     : executor.update(connection, statements.release, minHoldMillis, resource, owner) == 1;
             return released ? LockResult.APPLIED : refusal(connection, resource, owner);
+        });
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>One statement expires the row of the live lock with that token and blanks its owner, which no caller can
+     * present, so that every next holder draws a new token from the sequence. It commits durably, and on PostgreSQL
+     * notifies waiters as a release does.
+     */
+    @Override
+    public LockResult forceRelease(String resource, long token) {
+        LockArguments.requireResource(resource);
+        return executor.runAlone(FORCE_RELEASE, statements.forceRelease, connection -> {
+            boolean released = statements.releaseNotifies
+                    ? executor.queryOne(connection, statements.forceRelease, rs -> true, resource, token).isPresent()
+                    : executor.update(connection, statements.forceRelease, resource, token) == 1;
+            if (released) {
+                return LockResult.APPLIED;
+            }
+            return executor.queryOne(connection, statements.liveToken, rs -> rs.getLong(1), resource)
+                    .map(live -> LockResult.FORBIDDEN).orElse(LockResult.NOT_FOUND);
         });
     }
 

@@ -50,6 +50,14 @@ final class LockStatements {
     /** Whether {@link #release} also notifies the channel when it frees the lock, and returns a row per release. */
     final boolean releaseNotifies;
 
+    /** Expires a live lock of a given token at once, whoever holds it, and blanks its owner, which no caller can
+     *  present (owners are never blank), so that the next holder, the old owner included, draws a new token;
+     *  parameters resource, token. Durable. A query when {@link #releaseNotifies}. */
+    final TimedStatement forceRelease;
+
+    /** The token of a resource's live lock: tells the refusals of a forced release apart. */
+    final TimedStatement liveToken;
+
     /** Renews every lease of a batch, bound as two arrays; parameters TTL ms, resources, owners. Where the
      *  dialect has it. */
     final @Nullable TimedStatement renewAllByArrays;
@@ -95,6 +103,10 @@ final class LockStatements {
         String notifying = channel != null ? dialect.notifyingRelease(release, channel) : null;
         this.releaseNotifies = notifying != null;
         this.release = compile(notifying != null ? notifying : release);
+        String forced = "UPDATE %s SET expires_at = %s, owner = '' WHERE resource = ? AND token = ? AND expires_at > %s"
+                .formatted(table, NOW, NOW);
+        String notifyingForced = channel != null ? dialect.notifyingRelease(forced, channel) : null;
+        this.forceRelease = compile(notifyingForced != null ? notifyingForced : forced);
         String byArrays = dialect.renewAllByArrays(table.value());
         this.renewAllByArrays = byArrays != null ? compile(byArrays) : null;
         this.find = compile("SELECT %s FROM %s WHERE resource = ? AND expires_at > %s".formatted(COLUMNS, table, NOW));
@@ -102,6 +114,7 @@ final class LockStatements {
         this.findAll = compile("SELECT %s FROM %s WHERE expires_at > %s ORDER BY resource"
                 .formatted(COLUMNS, table, NOW));
         this.liveOwner = compile("SELECT owner FROM %s WHERE resource = ? AND expires_at > %s".formatted(table, NOW));
+        this.liveToken = compile("SELECT token FROM %s WHERE resource = ? AND expires_at > %s".formatted(table, NOW));
         this.deleteExpired = compile("DELETE FROM %s WHERE expires_at < %s"
                 .formatted(table, dialect.plusMillis(NOW, "?")));
         this.deleteExpiredKeepingJobs = compile("DELETE FROM %s WHERE expires_at < %s AND slot_at IS NULL"

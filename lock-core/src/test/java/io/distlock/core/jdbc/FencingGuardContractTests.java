@@ -58,6 +58,9 @@ abstract class FencingGuardContractTests {
 
     private FencingGuard fence;
 
+    /** Every refusal the guard told, as {@code name:token}. */
+    private final List<String> refusals = new java.util.concurrent.CopyOnWriteArrayList<>();
+
     protected abstract TestDatabase database();
 
     @BeforeAll
@@ -72,7 +75,11 @@ abstract class FencingGuardContractTests {
         database().execute("CREATE TABLE " + writesTable
                 + " (name VARCHAR(255) NOT NULL, version BIGINT NOT NULL, token BIGINT NOT NULL, "
                 + "PRIMARY KEY (name, version))");
-        fence = FencingGuard.builder(dataSource()).tableName(fenceTable).dialect(database().dialect()).build();
+        fence = FencingGuard.builder(dataSource()).tableName(fenceTable).dialect(database().dialect())
+                .listener((name, token) -> {
+                    throw new IllegalStateException("a failing listener does not stop the others");
+                })
+                .listener((name, token) -> refusals.add(name + ":" + token)).build();
     }
 
     @AfterAll
@@ -109,6 +116,8 @@ abstract class FencingGuardContractTests {
         assertThat(admitAndCommit(name, 11)).as("stale holder").isEqualTo(FencingResult.REFUSED);
         assertThat(admitAndCommit(name, 0)).isEqualTo(FencingResult.REFUSED);
         assertThat(fence.lastToken(name)).hasValue(12);
+        assertThat(refusals).as("told of each refusal, not of acceptances").filteredOn(r -> r.startsWith(name))
+                .containsExactly(name + ":11", name + ":0");
         assertThat(FencingResult.ACCEPTED.accepted()).isTrue();
         assertThat(FencingResult.REFUSED.accepted()).isFalse();
     }

@@ -3,6 +3,7 @@ package io.distlock.spring.autoconfigure;
 import javax.sql.DataSource;
 
 import io.distlock.core.jdbc.FencingGuard;
+import io.distlock.core.jdbc.FencingListener;
 import io.distlock.core.jdbc.dialect.LockDialect;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -35,9 +36,12 @@ public final class DistributedLockFencingAutoConfiguration {
     @ConditionalOnMissingBean
     @DependsOnDatabaseInitialization
     FencingGuard fencingGuard(DataSource dataSource, DistributedLockFencingProperties fencing,
-            DistributedLockProperties properties, ObjectProvider<LockDialect> lockDialect) {
-        FencingGuard guard = FencingGuard.builder(dataSource).tableName(fencing.getTableName())
-                .dialect(DistributedLockAutoConfiguration.configuredDialect(properties, lockDialect)).build();
+            DistributedLockProperties properties, ObjectProvider<LockDialect> lockDialect,
+            ObjectProvider<FencingListener> listeners) {
+        FencingGuard.Builder builder = FencingGuard.builder(dataSource).tableName(fencing.getTableName())
+                .dialect(DistributedLockAutoConfiguration.configuredDialect(properties, lockDialect));
+        listeners.orderedStream().forEach(builder::listener);
+        FencingGuard guard = builder.build();
         if (properties.getStartupCheck() != DistributedLockProperties.StartupCheck.LAZY) {
             guard.verifySchema();
         }

@@ -78,6 +78,12 @@ final class SchemaCheckingLockRepository implements LockRepository {
     }
 
     @Override
+    public LockResult forceRelease(String resource, long token) {
+        verifiedOnce();
+        return delegate.forceRelease(resource, token);
+    }
+
+    @Override
     public Optional<LockRecord> find(String resource) {
         verifiedOnce();
         return delegate.find(resource);
