@@ -23,4 +23,13 @@ public interface LockDeclarationListener {
      */
     default void slotJobDeclared(String job) {
     }
+
+    /**
+     * A hazard the start-up check found: legal, but worth an operator's look, such as a cron job without a zone. It is
+     * logged at WARN as well.
+     *
+     * @param warning the warning, as logged
+     */
+    default void declarationWarning(String warning) {
+    }
 }

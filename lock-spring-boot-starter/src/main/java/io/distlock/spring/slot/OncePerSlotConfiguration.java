@@ -34,6 +34,11 @@ public final class OncePerSlotConfiguration {
     }
 
     @Bean
+    static SlotJobs slotJobs(SlotMethods slotMethods) {
+        return new SlotJobs(slotMethods);
+    }
+
+    @Bean
     @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
     static SlotSchedulers slotSchedulers(ConfigurableListableBeanFactory beanFactory) {
         return new SlotSchedulers(beanFactory);

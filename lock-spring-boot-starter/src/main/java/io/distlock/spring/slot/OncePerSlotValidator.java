@@ -115,19 +115,25 @@ final class OncePerSlotValidator implements SmartInitializingSingleton {
                 .filter(method -> method.trigger() instanceof SlotTrigger.Cron cron && !cron.zoneDeclared())
                 .map(SlotMethod::description).distinct().sorted().toList();
         if (!zoneless.isEmpty()) {
-            logger.warn("@OncePerSlot cron jobs without a zone follow this JVM's default zone ({}): {}. Replicas whose "
-                    + "default zones differ label their slots differently and may run a slot twice or not at all; "
-                    + "set @Scheduled(zone = …)", java.time.ZoneId.systemDefault(), String.join(", ", zoneless));
+            warn("@OncePerSlot cron jobs without a zone follow this JVM's default zone (" + java.time.ZoneId
+                    .systemDefault() + "): " + String.join(", ", zoneless) + ". Replicas whose default zones differ "
+                    + "label their slots differently and may run a slot twice or not at all; set @Scheduled(zone = …)");
         }
         Map<String, List<String>> atLeastOnceBySingleThread = declared.stream()
                 .filter(method -> method.onCrash() == CrashPolicy.AT_LEAST_ONCE)
                 .filter(method -> schedulers.forQualifier(method.scheduler()).threads() == 1)
                 .collect(Collectors.groupingBy(method -> schedulers.forQualifier(method.scheduler()).name(),
                         TreeMap::new, Collectors.mapping(SlotMethod::description, Collectors.toList())));
-        atLeastOnceBySingleThread.forEach((scheduler, methods) -> logger.warn("@OncePerSlot jobs that run at least "
-                + "once ({}) are on the scheduler '{}', which has one thread: a crashed slot is run again on that "
-                + "thread, after every other job queued before it; give the scheduler two threads or more "
-                + "(spring.task.scheduling.pool.size)", String.join(", ", methods), scheduler));
+        atLeastOnceBySingleThread.forEach((scheduler, methods) -> warn("@OncePerSlot jobs that run at least once ("
+                + String.join(", ", methods) + ") are on the scheduler '" + scheduler + "', which has one thread: a "
+                + "crashed slot is run again on that thread, after every other job queued before it; give the "
+                + "scheduler two threads or more (spring.task.scheduling.pool.size)"));
+    }
+
+    /** Logs a hazard at WARN and tells the {@link LockDeclarationListener}s. */
+    private void warn(String warning) {
+        logger.warn(warning);
+        listeners.orderedStream().forEach(listener -> listener.declarationWarning(warning));
     }
 
     private @Nullable Class<?> type(String name) {

@@ -29,6 +29,7 @@ import org.springframework.context.annotation.AnnotationConfigApplicationContext
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.aot.ApplicationContextAotGenerator;
+import org.springframework.core.io.ClassPathResource;
 import org.springframework.core.io.Resource;
 import org.springframework.core.io.support.PathMatchingResourcePatternResolver;
 import org.springframework.core.io.support.SpringFactoriesLoader;
@@ -96,6 +97,10 @@ class DistributedLockRuntimeHintsTests {
         RuntimeHints hints = generation.getRuntimeHints();
         assertThat(RuntimeHintsPredicates.resource().forResource("io/distlock/core/jdbc/dialect/schema-h2.sql"))
             .accepts(hints);
+        for (String asset : DistributedLockRuntimeHints.DASHBOARD) {
+            assertThat(RuntimeHintsPredicates.resource().forResource(asset)).as(asset).accepts(hints);
+            assertThat(new ClassPathResource(asset).exists()).as(asset).isTrue();
+        }
         Predicate<RuntimeHints> getMethodName = RuntimeHintsPredicates.reflection()
             .onMethodInvocation(LockExpressionRoot.class, "getMethodName");
         assertThat(getMethodName).accepts(hints);
