@@ -195,8 +195,8 @@
     $('lock-summary').textContent = '(' + summary + ')';
     var first = page.matched === 0 ? 0 : page.offset + 1;
     var last = Math.min(page.offset + page.limit, page.matched);
-    $('page-info').textContent = first.toLocaleString() + '–' + last.toLocaleString() + ' of '
-      + page.matched.toLocaleString() + (page.matched !== page.total ? ' matching' : '');
+    $('page-info').textContent = page.matched === 0 ? '' : first.toLocaleString() + '–' + last.toLocaleString()
+      + ' of ' + page.matched.toLocaleString() + (page.matched !== page.total ? ' matching' : '');
     $('prev').disabled = page.offset === 0;
     $('next').disabled = page.offset + page.limit >= page.matched;
   }
