@@ -7,9 +7,12 @@
 # --db redis the locks, their fencing tokens and the scheduled slots are in the Redis server at 127.0.0.1:6379
 # (DEMO_REDIS_HOST, DEMO_REDIS_PORT), under a key prefix of the run's own, and the ledger in an H2 TCP server. With
 # --aot the replicas run the ahead-of-time processed application (-Dspring.aot.enabled=true; not with --db redis,
-# whose beans differ from the ones processed at build time).
+# whose beans differ from the ones processed at build time). Every replica serves the lock dashboard; the demo prints
+# the URL of one. With --dashboard the replicas keep running for SECONDS more (default 300) after the scenes, their
+# dashboards in admin mode on 127.0.0.1, so that a person can watch the slots, pause (kill -STOP) and kill replicas,
+# and force-release locks live.
 #
-#   ./demo.sh [--replicas N] [--seconds S] [--db h2|postgresql|mariadb|redis] [--aot]
+#   ./demo.sh [--replicas N] [--seconds S] [--db h2|postgresql|mariadb|redis] [--aot] [--dashboard [SECONDS]]
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -17,13 +20,16 @@ replicas=3
 seconds=60
 db=h2
 aot=false
+linger=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --replicas) replicas="$2"; shift 2 ;;
     --seconds) seconds="$2"; shift 2 ;;
     --db) db="$2"; shift 2 ;;
     --aot) aot=true; shift ;;
-    -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
+    --dashboard)
+      if [ $# -gt 1 ] && [[ "$2" =~ ^[0-9]+$ ]]; then linger="$2"; shift 2; else linger=300; shift; fi ;;
+    -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
     *) echo "unknown option: $1 (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -59,6 +65,7 @@ log="$work/output.log"
 touch "$log"
 pids=()
 names=()
+ports=()
 db_pid=""
 
 cleanup() {
@@ -134,13 +141,22 @@ esac
 # Scheduler clock offsets, by replica: 3 s behind, on time, 3 s ahead, and round again.
 offsets=(-PT3S PT0S PT3S)
 offset_of() { echo "${offsets[$(( ($1 - 1) % 3 ))]}"; }
+# With --dashboard, the dashboards offer forced releases, to whoever reaches 127.0.0.1 only.
+dashboard_args=()
+if [ "$linger" -gt 0 ]; then
+  dashboard_args=(--server.address=127.0.0.1 --distributed-lock.dashboard.admin-enabled=true
+    --distributed-lock.dashboard.allow-unprotected-admin=true)
+fi
 start_replica() {
-  local name="replica-$1"
-  java "${java_opts[@]}" -jar "$jar" --server.port="$(free_port)" --demo.replica="$name" \
-    --sample.scheduler-clock-offset="$(offset_of "$1")" "${db_args[@]}" >>"$log" 2>&1 &
+  local name="replica-$1" port
+  port=$(free_port)
+  java "${java_opts[@]}" -jar "$jar" --server.port="$port" --demo.replica="$name" \
+    --sample.scheduler-clock-offset="$(offset_of "$1")" "${db_args[@]}" ${dashboard_args[@]+"${dashboard_args[@]}"} \
+    >>"$log" 2>&1 &
   pids+=("$!")
   disown "$!"
   names+=("$name")
+  ports+=("$port")
 }
 
 # Waits until N replicas have started, for at most two minutes.
@@ -172,6 +188,7 @@ else
   for i in $(seq 2 "$replicas"); do start_replica "$i"; done
 fi
 await_started "$replicas"
+echo "DASHBOARD replica-2 http://127.0.0.1:${ports[1]}/distlock (every replica serves one: ports ${ports[*]})"
 start=$(date +%s)
 elapsed() { echo $(( $(date +%s) - start )); }
 
@@ -205,6 +222,24 @@ kill -9 "$victim_pid"
 echo "KILLED replica=$victim"
 
 while [ "$(elapsed)" -lt "$seconds" ]; do sleep 0.5; done
+if [ "$linger" -gt 0 ]; then
+  # Restart the killed replica, so that the dashboards show it again, and leave everything running for a while.
+  for i in "${!names[@]}"; do
+    if [ "${names[$i]}" = "$victim" ]; then
+      java "${java_opts[@]}" -jar "$jar" --server.port="${ports[$i]}" --demo.replica="$victim" \
+        --sample.scheduler-clock-offset="$(offset_of "$((i + 1))")" "${db_args[@]}" "${dashboard_args[@]}" \
+        >>"$log" 2>&1 &
+      pids[i]=$!
+      disown "$!"
+    fi
+  done
+  echo "LINGER the replicas keep running for $linger s; watch, pause (kill -STOP), kill and force-release live:"
+  for i in "${!names[@]}"; do
+    echo "DASHBOARD ${names[$i]} http://127.0.0.1:${ports[$i]}/distlock (pid ${pids[$i]})"
+  done
+  linger_end=$(( $(date +%s) + linger ))
+  while [ "$(date +%s)" -lt "$linger_end" ]; do sleep 1; done
+fi
 # Freeze every replica, so that the output shown and the summary below cover the same lines; the clean-up at exit
 # stops them.
 for pid in "${pids[@]}"; do kill -STOP "$pid" 2>/dev/null || true; done

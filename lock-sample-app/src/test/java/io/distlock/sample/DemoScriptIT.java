@@ -94,6 +94,7 @@ class DemoScriptIT {
         assertThat(demo.exitValue()).as(all).isZero();
         assertThat(lines).as(all).contains("DEMO OK");
         assertThat(all).contains("scheduler clock offsets: replica-1 -PT3S, replica-2 PT0S, replica-3 PT3S");
+        assertThat(all).containsPattern("(?m)^DASHBOARD replica-2 http://127\\.0\\.0\\.1:\\d+/distlock ");
 
         Map<String, Map<Instant, Integer>> runs = new HashMap<>();
         Map<String, Instant> lastSeen = new HashMap<>();

@@ -84,4 +84,18 @@ class SampleApplicationTests {
         assertThat(call("DELETE", "/locks/sample:check?owner=sample-test-owner-1f2e", null).statusCode())
                 .isEqualTo(204);
     }
+
+    @Test
+    void theLockDashboardShowsTheSampleJobsReadOnly() throws Exception {
+        assertThat(call("GET", "/distlock", null).body()).contains("<meta name=\"distlock-mode\" content=\"read-only\">");
+        await().atMost(Duration.ofSeconds(20)).until(() -> {
+            JsonNode state = json.readTree(call("GET", "/distlock/api/state", null).body());
+            return state.get("jobs").valueStream().map(job -> job.get("job").asString()).toList()
+                    .containsAll(java.util.List.of("ledger", "per-slot", "report"));
+        });
+        JsonNode state = json.readTree(call("GET", "/distlock/api/state", null).body());
+        assertThat(state.get("instance").asString()).isEqualTo("test-replica");
+        assertThat(call("POST", "/distlock/api/locks/release", "{\"resource\": \"ledger\", \"token\": 1}")
+                .statusCode()).isEqualTo(403);
+    }
 }
