@@ -51,7 +51,7 @@ class DistributedLockRuntimeHintsTests {
         assertThat(scripts).extracting(Resource::getFilename).contains("schema-h2.sql", "schema-postgresql.sql",
                 "schema-mysql.sql", "upgrade-slots-h2.sql", "fencing-schema-postgresql.sql");
         for (Resource script : scripts) {
-            assertThat(RuntimeHintsPredicates.resource().forResource("io/distlock/core/jdbc/dialect/"
+            assertThat(RuntimeHintsPredicates.resource().forResource("io/distlock/jdbc/dialect/"
                     + script.getFilename())).as(script.getFilename()).accepts(hints);
         }
         assertThat(RuntimeHintsPredicates.resource().forResource("META-INF/spring-configuration-metadata.json"))
@@ -94,7 +94,7 @@ class DistributedLockRuntimeHintsTests {
         new ApplicationContextAotGenerator().processAheadOfTime(context, generation);
         generation.writeGeneratedContent();
         RuntimeHints hints = generation.getRuntimeHints();
-        assertThat(RuntimeHintsPredicates.resource().forResource("io/distlock/core/jdbc/dialect/schema-h2.sql"))
+        assertThat(RuntimeHintsPredicates.resource().forResource("io/distlock/jdbc/dialect/schema-h2.sql"))
             .accepts(hints);
         Predicate<RuntimeHints> getMethodName = RuntimeHintsPredicates.reflection()
             .onMethodInvocation(LockExpressionRoot.class, "getMethodName");

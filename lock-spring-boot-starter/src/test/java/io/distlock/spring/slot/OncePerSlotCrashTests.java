@@ -28,7 +28,7 @@ import io.distlock.core.SlotOutcome;
 import io.distlock.core.SlotRequest;
 import io.distlock.core.SlotRun;
 import io.distlock.core.SlotRunOutcome;
-import io.distlock.core.jdbc.LockTableName;
+import io.distlock.jdbc.LockTableName;
 import io.distlock.testsupport.TestDatabase;
 import org.h2.tools.Server;
 import org.jspecify.annotations.Nullable;
