@@ -12,7 +12,7 @@
 # instead: every worker runs 3 jobs (--locks N) every 2 s of a slot clock of its own, offset by up to ±3 s, under kill
 # and pause by default (skew, pool and rowlock do not apply), and the checker ends with the SLOTS line. One run per
 # database and workload at a time: a run drops and recreates its workload's tables (torture_* for locks,
-# torture_slot_* for slots). Builds lock-core, lock-test-support, lock-redis and lock-torture with ./mvnw when the
+# torture_slot_* for slots). Builds lock-core, lock-jdbc, lock-test-support, lock-redis and lock-torture with ./mvnw when the
 # torture jar is missing or older than their sources. Connects to 127.0.0.1 only: the H2 and Redis cases serve an
 # in-memory database from the controller's JVM over an H2 TCP server; the PostgreSQL and MariaDB cases use the local
 # servers of the tests (DISTLOCK_TEST_*_URL/USER/PASSWORD override them), Redis the tests' DISTLOCK_TEST_REDIS_URL.
@@ -66,7 +66,8 @@ needs_build() {
   [ -f "$jar" ] && [ -f "$classpath_file" ] || return 0
   local reference="$jar" entry entries
   [ "$stamp" -nt "$jar" ] && reference="$stamp"
-  [ -z "$(find lock-core/src/main lock-core/pom.xml lock-test-support/src/main lock-test-support/pom.xml \
+  [ -z "$(find lock-core/src/main lock-core/pom.xml lock-jdbc/src/main lock-jdbc/pom.xml lock-test-support/src/main \
+    lock-test-support/pom.xml \
     lock-redis/src/main lock-redis/pom.xml lock-torture/src/main lock-torture/pom.xml pom.xml -newer "$reference" \
     -print -quit)" ] || return 0
   IFS=: read -r -a entries < "$classpath_file"
@@ -74,7 +75,7 @@ needs_build() {
   return 1
 }
 if needs_build; then
-  echo "torture.sh: building lock-core, lock-test-support, lock-redis and lock-torture"
+  echo "torture.sh: building lock-core, lock-jdbc, lock-test-support, lock-redis and lock-torture"
   ./mvnw -B -q -pl lock-torture -am package -DskipTests
   touch "$stamp"
 fi

@@ -6,7 +6,7 @@ import java.sql.SQLException;
 
 import javax.sql.DataSource;
 
-import io.distlock.core.jdbc.dialect.LockDialect;
+import io.distlock.jdbc.dialect.LockDialect;
 import io.distlock.testsupport.TestDatabase;
 
 /**

@@ -3,7 +3,7 @@ package io.distlock.benchmarks;
 import java.util.Arrays;
 import java.util.List;
 
-import io.distlock.core.jdbc.JdbcLockRepository;
+import io.distlock.jdbc.JdbcLockRepository;
 
 /**
  * The implementations of the handover scenario, by the ids used in {@code HANDOVER} lines. The {@code -remote}

@@ -7,7 +7,7 @@ import java.util.concurrent.atomic.AtomicReference;
 
 import com.zaxxer.hikari.HikariDataSource;
 import io.distlock.core.LeaseKey;
-import io.distlock.core.jdbc.JdbcLockRepository;
+import io.distlock.jdbc.JdbcLockRepository;
 import io.distlock.testsupport.CountingDataSource;
 import io.distlock.testsupport.TestDatabase;
 

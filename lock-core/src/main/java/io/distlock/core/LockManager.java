@@ -8,9 +8,7 @@ import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
-import javax.sql.DataSource;
 
-import io.distlock.core.jdbc.JdbcLockRepository;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
 import org.jspecify.annotations.Nullable;
@@ -21,7 +19,7 @@ import org.slf4j.LoggerFactory;
  * Takes locks as {@link Lease}s, each with an owner token of its own, and runs work under them.
  *
  * <pre>{@code
- * LockManager locks = LockManager.builder(dataSource).build();
+ * LockManager locks = LockManager.builder(repository).build();
  *
  * LockOutcome<Report> outcome = locks.runLocked(LockRequest.of("report:2026-05", Duration.ofMinutes(5)),
  *         lease -> reports.generate(lease.token()));
@@ -79,17 +77,6 @@ public final class LockManager implements AutoCloseable {
      */
     public static Builder builder(LockRepository repository) {
         return new Builder(repository);
-    }
-
-    /**
-     * Starts building a manager on the lock table of a data source, with the dialect detected and the default table
-     * name: the common case.
-     *
-     * @param dataSource where the lock table lives
-     * @return the builder
-     */
-    public static Builder builder(DataSource dataSource) {
-        return new Builder(JdbcLockRepository.builder(dataSource).build());
     }
 
     /**
@@ -462,8 +449,8 @@ public final class LockManager implements AutoCloseable {
         /**
          * Sets the longest pause between two attempts of a waiting acquire (the backoff starts at 20 ms and doubles);
          * default {@link #DEFAULT_MAX_POLL_INTERVAL}. A release of this manager's own lease wakes its waiters at once
-         * whatever the pause, and so does a release elsewhere that the store tells of (on PostgreSQL, see
-         * {@link JdbcLockRepository.Builder#notifyWaiters}).
+         * whatever the pause, and so does a release elsewhere that the store tells of ({@link ReleaseFeed}; the JDBC
+         * store's on PostgreSQL).
          *
          * @param maxPollInterval the longest pause, 20 ms to 1 hour
          * @return this builder

@@ -14,9 +14,9 @@ import org.slf4j.LoggerFactory;
  * counted, never listed, so an outage of an every-second job for a day costs a number, not 86,400 instants.
  *
  * <p>The count is exact for schedules with a {@linkplain SlotSchedule#period() fixed period}, whatever the gap, and
- * for other schedules (cron) up to {@value #MAX_COUNTED} missed slots, more than eleven days of an every-second
- * cron; beyond that the count is a lower bound and {@link #exact()} is {@code false}. The first and the last are
- * always exact.
+ * for other schedules (cron) up to {@value #MAX_COUNTED} missed slots, almost three days of an every-second cron
+ * (counting them one by one costs well under a second); beyond that the count is a lower bound and {@link #exact()}
+ * is {@code false}. The first and the last are always exact.
  *
  * @param count how many slots were missed
  * @param first the earliest missed slot, or {@code null} when none was
@@ -29,7 +29,7 @@ public record MissedSlots(long count, @Nullable Instant first, @Nullable Instant
     public static final MissedSlots NONE = new MissedSlots(0, null, null, true);
 
     /** The most fire times of a schedule without a fixed period that are counted one by one. */
-    static final int MAX_COUNTED = 1_000_000;
+    static final int MAX_COUNTED = 250_000;
 
     private static final Logger logger = LoggerFactory.getLogger(MissedSlots.class);
 

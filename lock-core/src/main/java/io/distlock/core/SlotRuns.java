@@ -29,6 +29,12 @@ final class SlotRuns {
     }
 
     <T, E extends Throwable> SlotOutcome<T> run(SlotRequest request, LockedWork<T, E> work) throws E {
+        SlotExecution enclosing = SlotExecution.current().orElse(null);
+        if (enclosing != null && enclosing.job().equals(request.job())) {
+            throw new IllegalStateException("runOncePerSlot for slot " + request.slot() + " of job '" + request.job()
+                    + "' was called inside the run of its slot " + enclosing.slot() + ": a run of a job cannot claim "
+                    + "another slot of the same job; call it after the run, or give the inner work a job of its own");
+        }
         LockOutcome<SlotOutcome<T>> locked = manager.runLocked(request.lockRequest(),
                 lease -> runClaimed(request, lease, work));
         SlotOutcome<T> outcome = locked.value();
@@ -58,12 +64,14 @@ final class SlotRuns {
         Instant previous = claim.previousSlot();
         if (claim.previousUnfinished() && previous != null) {
             if (claim.run() > 1) {
-                logger.warn("Running slot {} of job '{}' again: its first run (token {}) never finished, its holder "
-                        + "stopped mid-run", slot, job, claim.previousToken());
+                logger.warn("Running slot {} of job '{}' again: its first run (token {}) never finished; its holder "
+                        + "stopped or lost its lease mid-run (a crash, a pause, or a run longer than maxHold)", slot,
+                        job, claim.previousToken());
             }
             else {
-                logger.warn("Slot {} of job '{}' never finished: its holder (token {}) stopped mid-run; recorded as "
-                        + "crashed and not run again", previous, job, claim.previousToken());
+                logger.warn("Slot {} of job '{}' never finished: its holder (token {}) stopped or lost its lease "
+                        + "mid-run (a crash, a pause, or a run longer than maxHold); recorded as crashed and not run "
+                        + "again", previous, job, claim.previousToken());
             }
             events.slotCrashed(request.label(), previous);
         }

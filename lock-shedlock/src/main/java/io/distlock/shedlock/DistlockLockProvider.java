@@ -8,7 +8,7 @@ import javax.sql.DataSource;
 import io.distlock.core.LockRepository;
 import io.distlock.core.OwnerGenerator;
 import io.distlock.core.RandomOwnerGenerator;
-import io.distlock.core.jdbc.JdbcLockRepository;
+import io.distlock.jdbc.JdbcLockRepository;
 import net.javacrumbs.shedlock.core.ExtensibleLockProvider;
 import net.javacrumbs.shedlock.core.LockConfiguration;
 import net.javacrumbs.shedlock.core.SimpleLock;

@@ -6,8 +6,8 @@ import java.util.Optional;
 import java.util.UUID;
 
 import io.distlock.core.LockRecord;
-import io.distlock.core.jdbc.JdbcLockRepository;
-import io.distlock.core.jdbc.LockTableName;
+import io.distlock.jdbc.JdbcLockRepository;
+import io.distlock.jdbc.LockTableName;
 import io.distlock.testsupport.TestDatabase;
 import net.javacrumbs.shedlock.core.LockConfiguration;
 import net.javacrumbs.shedlock.core.SimpleLock;

@@ -11,8 +11,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import io.distlock.core.LockRecord;
 import io.distlock.core.LockRepository;
-import io.distlock.core.jdbc.JdbcLockRepository;
-import io.distlock.core.jdbc.LockTableName;
+import io.distlock.jdbc.JdbcLockRepository;
+import io.distlock.jdbc.LockTableName;
 import io.distlock.testsupport.TestDatabase;
 import net.javacrumbs.shedlock.core.LockExtender;
 import net.javacrumbs.shedlock.core.LockProvider;

@@ -13,7 +13,7 @@ import io.distlock.core.LockManager;
 import io.distlock.core.LockObserver;
 import io.distlock.core.LockRepository;
 import io.distlock.core.LockRequest;
-import io.distlock.core.jdbc.JdbcLockRepository;
+import io.distlock.jdbc.JdbcLockRepository;
 import io.distlock.spring.aop.DurationText;
 import io.distlock.spring.aop.InvalidLockDeclarationException;
 import io.distlock.spring.autoconfigure.DistributedLockProperties;

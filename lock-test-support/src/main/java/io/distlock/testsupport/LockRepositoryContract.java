@@ -450,14 +450,16 @@ public abstract class LockRepositoryContract {
         for (int i = 0; i < 20; i++) {
             String owner = owner();
             boolean letItExpire = i % 4 == 3;
-            LockRecord record = repository.acquire(resource, owner, letItExpire ? Duration.ofMillis(50) : LONG)
+            // Long enough that a busy machine still answers the acquire within the lease (a store refuses a lease
+            // its acquire outlived), short enough to expire quickly.
+            LockRecord record = repository.acquire(resource, owner, letItExpire ? Duration.ofMillis(400) : LONG)
                     .orElseThrow();
             assertThat(record.token()).isGreaterThan(previous);
             assertThat(repository.acquire(resource, owner, LONG).orElseThrow().token()).as("same owner")
                     .isEqualTo(record.token());
             previous = record.token();
             if (letItExpire) {
-                repository.renew(resource, owner, Duration.ofMillis(50));
+                repository.renew(resource, owner, Duration.ofMillis(400));
             }
             else {
                 assertThat(repository.release(resource, owner, i % 2 == 0 ? Duration.ZERO : Duration.ofMillis(1)))

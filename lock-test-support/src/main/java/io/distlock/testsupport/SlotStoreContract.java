@@ -418,6 +418,18 @@ public abstract class SlotStoreContract {
         lease.release();
     }
 
+    @Test
+    void aRunThatCallsForAnotherSlotOfItsOwnJobIsRefusedAndItsSlotEndsAsFailedNotCrashed() {
+        String job = job();
+        LockManager replica = replica();
+        assertThatThrownBy(() -> replica.runOncePerSlot(SlotRequest.of(job, T0, TTL),
+                lease -> replica.runOncePerSlot(SlotRequest.of(job, T0.plusSeconds(60), TTL), inner -> "inner")))
+            .isInstanceOf(IllegalStateException.class)
+            .hasMessageContaining("was called inside the run of its slot " + T0);
+        assertThat(repository().recentSlotRuns(job, 10)).extracting(SlotRun::slot, SlotRun::outcome)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple(T0, SlotRunOutcome.FAILED));
+    }
+
     /** A replica claims the slot and dies mid-run: its lease runs out, and the run never finishes. */
     private long crashMidRun(String job, Instant slot) {
         Lease doomed = replica().tryAcquire(job, Duration.ofMillis(300)).orElseThrow();

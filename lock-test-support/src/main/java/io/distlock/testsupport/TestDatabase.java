@@ -20,10 +20,10 @@ import javax.sql.DataSource;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
-import io.distlock.core.jdbc.LockSchema;
-import io.distlock.core.jdbc.LockTableName;
-import io.distlock.core.jdbc.dialect.LockDialect;
-import io.distlock.core.jdbc.dialect.LockDialects;
+import io.distlock.jdbc.LockSchema;
+import io.distlock.jdbc.LockTableName;
+import io.distlock.jdbc.dialect.LockDialect;
+import io.distlock.jdbc.dialect.LockDialects;
 
 import org.springframework.core.io.ByteArrayResource;
 import org.springframework.core.io.support.EncodedResource;

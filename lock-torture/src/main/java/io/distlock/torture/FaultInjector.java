@@ -22,7 +22,7 @@ import javax.sql.DataSource;
 
 import io.distlock.core.LockRecord;
 import io.distlock.core.LockRepository;
-import io.distlock.core.jdbc.dialect.LockDialect;
+import io.distlock.jdbc.dialect.LockDialect;
 import io.distlock.testsupport.TestDatabase;
 import org.jspecify.annotations.Nullable;
 

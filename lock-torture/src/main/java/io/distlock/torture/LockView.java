@@ -12,7 +12,7 @@ import java.util.Optional;
 import javax.sql.DataSource;
 
 import io.distlock.core.LockRecord;
-import io.distlock.core.jdbc.dialect.LockDialect;
+import io.distlock.jdbc.dialect.LockDialect;
 import io.distlock.redis.RedisLockRepository;
 
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;

@@ -23,7 +23,7 @@ import javax.sql.DataSource;
 
 import io.distlock.core.CrashPolicy;
 import io.distlock.core.SlotRun;
-import io.distlock.core.jdbc.dialect.LockDialect;
+import io.distlock.jdbc.dialect.LockDialect;
 import org.jspecify.annotations.Nullable;
 
 /**

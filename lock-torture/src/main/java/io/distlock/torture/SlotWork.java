@@ -20,7 +20,7 @@ import io.distlock.core.SlotExecution;
 import io.distlock.core.SlotOutcome;
 import io.distlock.core.SlotRequest;
 import io.distlock.core.SlotSchedule;
-import io.distlock.core.jdbc.dialect.LockDialect;
+import io.distlock.jdbc.dialect.LockDialect;
 
 /**
  * The slots workload of one worker: one thread per job fires on every multiple of the period of the worker's own

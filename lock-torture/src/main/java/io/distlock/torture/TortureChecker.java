@@ -17,7 +17,7 @@ import java.util.stream.Collectors;
 
 import javax.sql.DataSource;
 
-import io.distlock.core.jdbc.dialect.LockDialect;
+import io.distlock.jdbc.dialect.LockDialect;
 
 /**
  * Reads what the workers recorded and what the controller did, prints per-fault figures and the pass criteria, and

@@ -13,7 +13,7 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.distlock.core.LockRepository;
 import io.distlock.core.TimeSource;
-import io.distlock.core.jdbc.JdbcLockRepository;
+import io.distlock.jdbc.JdbcLockRepository;
 import io.distlock.redis.RedisLockRepository;
 import io.distlock.testsupport.TestDatabase;
 import org.jspecify.annotations.Nullable;

@@ -8,9 +8,9 @@ import java.util.List;
 
 import javax.sql.DataSource;
 
-import io.distlock.core.jdbc.FencingSchema;
-import io.distlock.core.jdbc.LockSchema;
-import io.distlock.core.jdbc.LockTableName;
+import io.distlock.jdbc.FencingSchema;
+import io.distlock.jdbc.LockSchema;
+import io.distlock.jdbc.LockTableName;
 import io.distlock.testsupport.TestDatabase;
 
 import org.springframework.core.io.ByteArrayResource;

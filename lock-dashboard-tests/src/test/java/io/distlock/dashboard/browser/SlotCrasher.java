@@ -6,7 +6,7 @@ import java.util.UUID;
 
 import io.distlock.core.SlotClaim;
 import io.distlock.core.SlotSchedule;
-import io.distlock.core.jdbc.JdbcLockRepository;
+import io.distlock.jdbc.JdbcLockRepository;
 import org.h2.jdbcx.JdbcDataSource;
 
 /**

@@ -2,7 +2,7 @@ package io.distlock.sample.ledger;
 
 import java.time.Instant;
 
-import io.distlock.core.jdbc.FencingGuard;
+import io.distlock.jdbc.FencingGuard;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;

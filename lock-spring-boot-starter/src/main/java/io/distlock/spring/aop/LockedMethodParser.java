@@ -14,6 +14,7 @@ import io.distlock.core.LockArguments;
 import io.distlock.core.LockRequest;
 import io.distlock.spring.DistributedLock;
 import io.distlock.spring.OnLocked;
+import io.distlock.spring.support.AsynchronousResults;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.BeanFactory;
@@ -82,6 +83,12 @@ final class LockedMethodParser {
                     + annotation.onLocked());
         }
         Class<?> returnType = method.getReturnType();
+        String asynchronous = AsynchronousResults.of(method);
+        if (asynchronous != null) {
+            problems.add("the method returns " + asynchronous + ", an asynchronous result whose work runs after the "
+                    + "method returned, when the lock is already released; make the method synchronous, or take the "
+                    + "lock inside the asynchronous work (LockManager.runLocked)");
+        }
         if (annotation.onLocked() == OnLocked.SKIP && returnType.isPrimitive() && returnType != void.class) {
             problems.add("onLocked", "SKIP", "returns null for a skipped call, but the method returns "
                     + returnType.getName() + ": use THROW or WAIT, or return a wrapper type or an Optional");
@@ -276,6 +283,10 @@ final class LockedMethodParser {
         void add(String attribute, String value, String problem) {
             messages.add("@DistributedLock on " + description + ": attribute '" + attribute + "' = '" + value + "' "
                     + problem);
+        }
+
+        void add(String problem) {
+            messages.add("@DistributedLock on " + description + ": " + problem);
         }
 
         void throwIfAny() {

@@ -23,7 +23,7 @@ import org.springframework.util.ClassUtils;
 class DistributedLockRuntimeHints implements RuntimeHintsRegistrar {
 
     /** The DDL scripts of lock-core: schema, slot upgrade and fencing table, one per database. */
-    static final String SCRIPTS = "io/distlock/core/jdbc/dialect/*.sql";
+    static final String SCRIPTS = "io/distlock/jdbc/dialect/*.sql";
 
     static final List<String> METADATA = List.of("META-INF/spring-configuration-metadata.json",
             "META-INF/additional-spring-configuration-metadata.json");

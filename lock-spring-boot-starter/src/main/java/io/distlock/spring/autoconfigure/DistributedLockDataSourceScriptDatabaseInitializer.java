@@ -10,9 +10,9 @@ import java.util.Map;
 
 import javax.sql.DataSource;
 
-import io.distlock.core.jdbc.LockSchema;
-import io.distlock.core.jdbc.LockTableName;
-import io.distlock.core.jdbc.dialect.LockDialect;
+import io.distlock.jdbc.LockSchema;
+import io.distlock.jdbc.LockTableName;
+import io.distlock.jdbc.dialect.LockDialect;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.jdbc.DatabaseDriver;

@@ -2,9 +2,9 @@ package io.distlock.spring.autoconfigure;
 
 import javax.sql.DataSource;
 
-import io.distlock.core.jdbc.FencingGuard;
-import io.distlock.core.jdbc.FencingListener;
-import io.distlock.core.jdbc.dialect.LockDialect;
+import io.distlock.jdbc.FencingGuard;
+import io.distlock.jdbc.FencingListener;
+import io.distlock.jdbc.dialect.LockDialect;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;

@@ -19,7 +19,7 @@ import org.springframework.boot.sql.init.DatabaseInitializationMode;
 public class DistributedLockJdbcProperties {
 
     private static final String DEFAULT_SCHEMA_LOCATION =
-            "classpath:io/distlock/core/jdbc/dialect/schema-@@platform@@.sql";
+            "classpath:io/distlock/jdbc/dialect/schema-@@platform@@.sql";
 
     /**
      * Longest time each lock statement may run, waits for row locks held by other sessions included, at least 1s.

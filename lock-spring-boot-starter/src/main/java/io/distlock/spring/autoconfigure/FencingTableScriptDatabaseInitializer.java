@@ -2,8 +2,8 @@ package io.distlock.spring.autoconfigure;
 
 import javax.sql.DataSource;
 
-import io.distlock.core.jdbc.FencingGuard;
-import io.distlock.core.jdbc.dialect.LockDialect;
+import io.distlock.jdbc.FencingGuard;
+import io.distlock.jdbc.dialect.LockDialect;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -12,7 +12,7 @@ import org.jspecify.annotations.Nullable;
  */
 final class FencingTableScriptDatabaseInitializer extends DistributedLockDataSourceScriptDatabaseInitializer {
 
-    static final String SCHEMA_LOCATION = "classpath:io/distlock/core/jdbc/dialect/fencing-schema-@@platform@@.sql";
+    static final String SCHEMA_LOCATION = "classpath:io/distlock/jdbc/dialect/fencing-schema-@@platform@@.sql";
 
     private final String fencingTable;
 

@@ -6,8 +6,8 @@ import java.util.List;
 
 import javax.sql.DataSource;
 
-import io.distlock.core.jdbc.dialect.LockDialect;
-import io.distlock.core.jdbc.dialect.LockDialects;
+import io.distlock.jdbc.dialect.LockDialect;
+import io.distlock.jdbc.dialect.LockDialects;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.BeanWrapper;

@@ -1,6 +1,6 @@
 package io.distlock.spring.autoconfigure;
 
-import io.distlock.core.jdbc.LockTableMissingException;
+import io.distlock.jdbc.LockTableMissingException;
 
 import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;

@@ -1,6 +1,6 @@
 package io.distlock.spring.autoconfigure;
 
-import io.distlock.core.jdbc.dialect.LockDialects;
+import io.distlock.jdbc.dialect.LockDialects;
 
 /**
  * {@code distributed-lock.dialect} names no supported lock dialect.

@@ -12,7 +12,7 @@ import io.distlock.core.Lease;
 import io.distlock.core.LockObserver;
 import io.distlock.core.MissedSlots;
 import io.distlock.core.OwnerFingerprint;
-import io.distlock.core.jdbc.FencingListener;
+import io.distlock.jdbc.FencingListener;
 import io.distlock.spring.aop.LockDeclarationListener;
 
 /**

@@ -62,9 +62,13 @@ final class OncePerSlotValidator implements SmartInitializingSingleton {
     public void afterSingletonsInstantiated() {
         Set<String> problems = new LinkedHashSet<>();
         Set<List<Object>> checked = new java.util.HashSet<>();
+        Map<String, Set<String>> beansByJob = new TreeMap<>();
         boolean found = false;
         for (Iterator<String> names = beanFactory.getBeanNamesIterator(); names.hasNext();) {
             String name = names.next();
+            if (org.springframework.aop.scope.ScopedProxyUtils.isScopedTarget(name)) {
+                continue;
+            }
             Object singleton = beanFactory.containsSingleton(name) ? beanFactory.getSingleton(name) : null;
             Class<?> targetClass = singleton != null ? AopProxyUtils.ultimateTargetClass(singleton) : type(name);
             if (targetClass == null || !slotMethods.hasSlotMethods(targetClass)) {
@@ -75,6 +79,14 @@ final class OncePerSlotValidator implements SmartInitializingSingleton {
             if (checked.add(List.of(targetClass, classProxy))) {
                 problems.addAll(slotMethods.validate(targetClass, classProxy, schedulers));
             }
+            if (beanFactory.containsBeanDefinition(name) && !beanFactory.getBeanDefinition(name).isSingleton()) {
+                problems.add("Bean '" + name + "' (" + targetClass.getName() + ") has @OncePerSlot methods but is not "
+                        + "a singleton: every instance would fire for the same slots of one job, and only one of them "
+                        + "would run each slot; declare it as a singleton");
+            }
+            for (SlotMethod method : slotMethods.of(targetClass)) {
+                beansByJob.computeIfAbsent(method.job(), job -> new java.util.TreeSet<>()).add(name);
+            }
             if (singleton != null && !AdvisedMethods.isAdvisedBy(singleton, OncePerSlotInterceptor.class)) {
                 problems.add("Bean '" + name + "' (" + targetClass.getName() + ") has @OncePerSlot methods but is not "
                         + "proxied by the once-per-slot advisor, so they would run on every replica for every slot; "
@@ -84,6 +96,13 @@ final class OncePerSlotValidator implements SmartInitializingSingleton {
         }
         List<SlotMethod> declared = slotMethods.declared();
         problems.addAll(sharedJobs(declared));
+        beansByJob.forEach((job, beans) -> {
+            if (beans.size() > 1) {
+                problems.add("@OncePerSlot job '" + job + "' belongs to " + beans.size() + " beans (" + String.join(", ",
+                        beans) + "), each scheduling it: each slot would run for only one of them; give each bean a "
+                        + "class of its own with its own job, or keep one bean");
+            }
+        });
         if (!problems.isEmpty()) {
             throw new InvalidLockDeclarationException(List.copyOf(problems));
         }

@@ -20,6 +20,7 @@ import io.distlock.spring.aop.DurationText;
 import io.distlock.spring.aop.InvalidLockDeclarationException;
 import io.distlock.spring.autoconfigure.DistributedLockProperties;
 import io.distlock.spring.support.AdvisedMethods;
+import io.distlock.spring.support.AsynchronousResults;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.aop.support.AopUtils;
@@ -101,6 +102,28 @@ final class SlotMethods {
     }
 
     /**
+     * The valid declarations of a class.
+     *
+     * @param targetClass the user class of a bean
+     * @return its declarations that parse; the others are reported by {@link #validate}
+     */
+    List<SlotMethod> of(Class<?> targetClass) {
+        List<SlotMethod> methods = new ArrayList<>();
+        for (Method method : declared(targetClass)) {
+            try {
+                SlotMethod slotMethod = find(method, targetClass);
+                if (slotMethod != null) {
+                    methods.add(slotMethod);
+                }
+            }
+            catch (InvalidLockDeclarationException invalid) {
+                // Told by validate.
+            }
+        }
+        return methods;
+    }
+
+    /**
      * The parsed declarations so far: every valid one once the context's beans were validated.
      *
      * @return the declarations, each method once
@@ -157,6 +180,12 @@ final class SlotMethods {
         Duration maxHold = duration(prefix, "maxHold", declaration.maxHold(), properties.get().getMaxHold(),
                 problems);
         Class<?> returnType = specific.getReturnType();
+        String asynchronous = AsynchronousResults.of(specific);
+        if (asynchronous != null) {
+            problems.add(prefix + "the method returns " + asynchronous + ", an asynchronous result: Spring's scheduler "
+                    + "runs its work after the method returned, outside the slot's claim, on every replica; make the "
+                    + "method synchronous");
+        }
         if (returnType.isPrimitive() && returnType != void.class) {
             problems.add(prefix + "the method returns " + returnType.getName() + ", but a slot that does not run "
                     + "here returns null; return void, a wrapper type or an Optional");
@@ -207,8 +236,10 @@ final class SlotMethods {
         if (rate != null) {
             return new SlotTrigger.FixedRate(rate);
         }
-        problems.add(prefix + "its @Scheduled trigger is a fixed delay, whose runs follow each other's end and define "
-                + "no slots; use cron or fixedRate");
+        problems.add(prefix + (scheduled.fixedDelay() >= 0 || !scheduled.fixedDelayString().isEmpty()
+                ? "its @Scheduled trigger is a fixed delay, whose runs follow each other's end and define no slots"
+                : "its @Scheduled trigger runs once (an initial delay alone) and defines no slots")
+                + "; use cron or fixedRate");
         return null;
     }
 

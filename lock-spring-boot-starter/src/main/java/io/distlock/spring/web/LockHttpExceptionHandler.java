@@ -2,7 +2,7 @@ package io.distlock.spring.web;
 
 import java.net.URI;
 
-import io.distlock.core.jdbc.LockTableMissingException;
+import io.distlock.jdbc.LockTableMissingException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -1,8 +1,8 @@
 package io.distlock.spring.actuate;
 
 import io.distlock.core.LockManager;
-import io.distlock.core.jdbc.JdbcLockRepository;
-import io.distlock.core.jdbc.LockTableName;
+import io.distlock.jdbc.JdbcLockRepository;
+import io.distlock.jdbc.LockTableName;
 import io.distlock.testsupport.TestDatabase;
 import org.junit.jupiter.api.Test;
 

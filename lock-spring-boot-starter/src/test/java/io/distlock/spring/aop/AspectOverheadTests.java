@@ -11,7 +11,7 @@ import java.util.Map;
 import io.distlock.core.Lease;
 import io.distlock.core.LockManager;
 import io.distlock.core.LockRepository;
-import io.distlock.core.jdbc.LockTableName;
+import io.distlock.jdbc.LockTableName;
 import io.distlock.testsupport.CountingDataSource;
 import io.distlock.testsupport.TestDatabase;
 import org.junit.jupiter.api.Test;

@@ -14,7 +14,7 @@ import io.distlock.core.LockManager;
 import io.distlock.core.LockRecord;
 import io.distlock.core.LockRepository;
 import io.distlock.core.OwnerFingerprint;
-import io.distlock.core.jdbc.LockTableName;
+import io.distlock.jdbc.LockTableName;
 import io.distlock.core.CurrentLease;
 import io.distlock.spring.LockNotAcquiredException;
 import io.distlock.testsupport.TestDatabase;

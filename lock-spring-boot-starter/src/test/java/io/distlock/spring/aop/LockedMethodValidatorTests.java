@@ -71,6 +71,19 @@ class LockedMethodValidatorTests {
     }
 
     @Test
+    void asynchronousResultsAreRefusedBecauseTheirWorkRunsAfterTheLockIsReleased() {
+        runner.withBean(Asynchronous.class).run(context -> {
+            assertThat(context).hasFailed();
+            String method = "@DistributedLock on " + Asynchronous.class.getName();
+            assertThat(NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure()))
+                .hasMessageContaining(method + ".future(): the method returns java.util.concurrent.CompletableFuture, "
+                        + "an asynchronous result whose work runs after the method returned")
+                .hasMessageContaining(method + ".mono(): the method returns reactor.core.publisher.Mono")
+                .hasMessageContaining(method + ".flux(): the method returns reactor.core.publisher.Flux");
+        });
+    }
+
+    @Test
     void zeroNeedsNoUnit() {
         runner.withBean(ZeroMinHold.class).run(context -> assertThat(context).hasNotFailed());
     }
@@ -559,6 +572,25 @@ class LockedMethodValidatorTests {
 
         @DistributedLock(resource = "job")
         public final void run() {
+        }
+    }
+
+    /** Asynchronous results. */
+    static class Asynchronous {
+
+        @DistributedLock(resource = "future")
+        public java.util.concurrent.CompletableFuture<String> future() {
+            return java.util.concurrent.CompletableFuture.completedFuture("done");
+        }
+
+        @DistributedLock(resource = "mono")
+        public reactor.core.publisher.Mono<String> mono() {
+            return reactor.core.publisher.Mono.just("done");
+        }
+
+        @DistributedLock(resource = "flux")
+        public reactor.core.publisher.Flux<String> flux() {
+            return reactor.core.publisher.Flux.just("done");
         }
     }
 }

@@ -52,7 +52,7 @@ class DistributedLockRuntimeHintsTests {
         assertThat(scripts).extracting(Resource::getFilename).contains("schema-h2.sql", "schema-postgresql.sql",
                 "schema-mysql.sql", "upgrade-slots-h2.sql", "fencing-schema-postgresql.sql");
         for (Resource script : scripts) {
-            assertThat(RuntimeHintsPredicates.resource().forResource("io/distlock/core/jdbc/dialect/"
+            assertThat(RuntimeHintsPredicates.resource().forResource("io/distlock/jdbc/dialect/"
                     + script.getFilename())).as(script.getFilename()).accepts(hints);
         }
         assertThat(RuntimeHintsPredicates.resource().forResource("META-INF/spring-configuration-metadata.json"))
@@ -95,7 +95,7 @@ class DistributedLockRuntimeHintsTests {
         new ApplicationContextAotGenerator().processAheadOfTime(context, generation);
         generation.writeGeneratedContent();
         RuntimeHints hints = generation.getRuntimeHints();
-        assertThat(RuntimeHintsPredicates.resource().forResource("io/distlock/core/jdbc/dialect/schema-h2.sql"))
+        assertThat(RuntimeHintsPredicates.resource().forResource("io/distlock/jdbc/dialect/schema-h2.sql"))
             .accepts(hints);
         for (String asset : DistributedLockRuntimeHints.DASHBOARD) {
             assertThat(RuntimeHintsPredicates.resource().forResource(asset)).as(asset).accepts(hints);

@@ -22,11 +22,11 @@ import io.distlock.core.OwnerGenerator;
 import io.distlock.core.RandomOwnerGenerator;
 import io.distlock.core.TimeSource;
 import io.distlock.core.WatchdogSettings;
-import io.distlock.core.jdbc.JdbcLockRepository;
-import io.distlock.core.jdbc.LockTableMissingException;
-import io.distlock.core.jdbc.LockTableName;
-import io.distlock.core.jdbc.dialect.LockDialect;
-import io.distlock.core.jdbc.dialect.LockDialects;
+import io.distlock.jdbc.JdbcLockRepository;
+import io.distlock.jdbc.LockTableMissingException;
+import io.distlock.jdbc.LockTableName;
+import io.distlock.jdbc.dialect.LockDialect;
+import io.distlock.jdbc.dialect.LockDialects;
 import io.distlock.spring.DistributedLockDataSource;
 import io.distlock.spring.aop.DistributedLockAdvisor;
 import io.distlock.testsupport.TestDatabase;
@@ -57,7 +57,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class DistributedLockAutoConfigurationTests {
 
-    private static final String H2_SCHEMA = "classpath:io/distlock/core/jdbc/dialect/schema-h2.sql";
+    private static final String H2_SCHEMA = "classpath:io/distlock/jdbc/dialect/schema-h2.sql";
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
         .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class,

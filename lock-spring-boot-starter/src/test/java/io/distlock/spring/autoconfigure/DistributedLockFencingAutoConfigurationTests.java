@@ -2,8 +2,8 @@ package io.distlock.spring.autoconfigure;
 
 import javax.sql.DataSource;
 
-import io.distlock.core.jdbc.FencingGuard;
-import io.distlock.core.jdbc.FencingResult;
+import io.distlock.jdbc.FencingGuard;
+import io.distlock.jdbc.FencingResult;
 import io.distlock.spring.StartupFailures;
 import org.junit.jupiter.api.Test;
 
@@ -57,7 +57,7 @@ class DistributedLockFencingAutoConfigurationTests {
     void aMissingTableWithInitialisationOffFailsTheStartNamingIt() {
         // The lock table is there (made by hand); the fencing table is not, and nothing creates it.
         runner.withBean(DataSource.class, () -> new EmbeddedDatabaseBuilder().setType(EmbeddedDatabaseType.H2)
-                .generateUniqueName(true).addScript("classpath:io/distlock/core/jdbc/dialect/schema-h2.sql").build())
+                .generateUniqueName(true).addScript("classpath:io/distlock/jdbc/dialect/schema-h2.sql").build())
             .withPropertyValues("distributed-lock.fencing.enabled=true",
                 "distributed-lock.fencing.table-name=missing_fence", "distributed-lock.jdbc.initialize-schema=never")
             .run(context -> assertThat(context).hasFailed().getFailure()

@@ -12,8 +12,8 @@ import javax.sql.DataSource;
 
 import io.distlock.core.LockManager;
 import io.distlock.core.LockRepository;
-import io.distlock.core.jdbc.JdbcLockRepository;
-import io.distlock.core.jdbc.LockTableMissingException;
+import io.distlock.jdbc.JdbcLockRepository;
+import io.distlock.jdbc.LockTableMissingException;
 import io.distlock.spring.actuate.DistributedLockHealthAutoConfiguration;
 import io.distlock.spring.actuate.DistributedLockHealthIndicator;
 import org.junit.jupiter.api.Test;
@@ -77,7 +77,7 @@ class DistributedLockStartupCheckTests {
     void eagerStartWithAUsersRepositoryNamesTheUnreachableDatabaseAtTheTableCheck() {
         runner.withPropertyValues("spring.datasource.url=" + CLOSED_PORT)
             .withBean(LockRepository.class, () -> JdbcLockRepository.builder(unreachableWithoutUrl())
-                .dialect(io.distlock.core.jdbc.dialect.LockDialects.byName("postgresql")).build())
+                .dialect(io.distlock.jdbc.dialect.LockDialects.byName("postgresql")).build())
             .run(context -> {
                 assertThat(context).hasFailed();
                 assertThat(startupMessage(context.getStartupFailure()))
@@ -154,7 +154,7 @@ class DistributedLockStartupCheckTests {
                     .isThrownBy(() -> locks.tryAcquire("first-use", Duration.ofSeconds(5)))
                     .withMessageContaining("Lock table 'distributed_locks'")
                     .withMessageContaining("distributed-lock.jdbc.initialize-schema=always");
-                new JdbcTemplate(dataSource).execute("RUNSCRIPT FROM 'classpath:io/distlock/core/jdbc/dialect/"
+                new JdbcTemplate(dataSource).execute("RUNSCRIPT FROM 'classpath:io/distlock/jdbc/dialect/"
                         + "schema-h2.sql'");
                 locks.tryAcquire("first-use", Duration.ofSeconds(5)).orElseThrow().release();
                 assertThat(((SchemaCheckingLockRepository) context.getBean(LockRepository.class)).isVerified())
@@ -166,7 +166,7 @@ class DistributedLockStartupCheckTests {
     void lazyModeRecoversOnceTheDatabaseAnswers() {
         SwitchableDataSource dataSource = new SwitchableDataSource(new EmbeddedDatabaseBuilder()
             .setType(EmbeddedDatabaseType.H2).generateUniqueName(true)
-            .addScript("classpath:io/distlock/core/jdbc/dialect/schema-h2.sql").build());
+            .addScript("classpath:io/distlock/jdbc/dialect/schema-h2.sql").build());
         runner.withBean(DataSource.class, () -> dataSource)
             .withPropertyValues("distributed-lock.startup-check=lazy", "distributed-lock.dialect=h2")
             .run(context -> {

@@ -13,8 +13,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import javax.sql.DataSource;
 
 import io.distlock.core.LockObserver;
-import io.distlock.core.jdbc.JdbcLockRepository;
-import io.distlock.core.jdbc.LockTableName;
+import io.distlock.jdbc.JdbcLockRepository;
+import io.distlock.jdbc.LockTableName;
 import io.distlock.testsupport.TestDatabase;
 import io.distlock.spring.metrics.DistributedLockMetricsAutoConfiguration;
 import io.micrometer.core.instrument.MeterRegistry;

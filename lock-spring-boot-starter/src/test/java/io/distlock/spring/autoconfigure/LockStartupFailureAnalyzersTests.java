@@ -7,7 +7,7 @@ import java.util.UUID;
 
 import javax.sql.DataSource;
 
-import io.distlock.core.jdbc.LockTableMissingException;
+import io.distlock.jdbc.LockTableMissingException;
 import io.distlock.spring.StartupFailures;
 import org.junit.jupiter.api.Test;
 
@@ -42,7 +42,7 @@ class LockStartupFailureAnalyzersTests {
             assertThat(analysis.getDescription()).startsWith("Lock table 'distributed_locks' (columns resource, "
                     + "owner, token, acquired_at, expires_at) or its token sequence 'distributed_locks_token_seq' "
                     + "is missing in H2: ")
-                .contains("Create them with the script io/distlock/core/jdbc/dialect/schema-h2.sql from the "
+                .contains("Create them with the script io/distlock/jdbc/dialect/schema-h2.sql from the "
                         + "lock-core jar");
             assertThat(analysis.getAction()).isEqualTo("Create the lock table and its token sequence before the "
                     + "application starts: set distributed-lock.jdbc.initialize-schema=always to have the starter "

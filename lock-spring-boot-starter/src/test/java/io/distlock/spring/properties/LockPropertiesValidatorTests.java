@@ -81,7 +81,7 @@ class LockPropertiesValidatorTests {
                 "distributed-lock.startup-check=eager", "distributed-lock.cleanup.retention=2h",
                 "distributed-lock.cleanup.interval=90s", "distributed-lock.jdbc.initialize-schema=embedded",
                 "distributed-lock.jdbc.platform=h2", "distributed-lock.jdbc.continue-on-error=true",
-                "distributed-lock.jdbc.schema=classpath:io/distlock/core/jdbc/dialect/schema-@@platform@@.sql",
+                "distributed-lock.jdbc.schema=classpath:io/distlock/jdbc/dialect/schema-@@platform@@.sql",
                 "distributed-lock.http.enabled=false", "distributed-lock.http.base-path=/locks",
                 "distributed-lock.http.max-ttl=1h")
             .run(context -> assertThat(context).hasNotFailed());

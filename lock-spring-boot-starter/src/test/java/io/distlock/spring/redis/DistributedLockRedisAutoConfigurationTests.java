@@ -15,7 +15,7 @@ import io.distlock.core.LeaseWatchdog;
 import io.distlock.core.LockManager;
 import io.distlock.core.LockRecord;
 import io.distlock.core.LockRepository;
-import io.distlock.core.jdbc.JdbcLockRepository;
+import io.distlock.jdbc.JdbcLockRepository;
 import io.distlock.redis.RedisLockRepository;
 import io.distlock.redis.testsupport.TestRedis;
 import io.distlock.spring.DistributedLock;

@@ -28,7 +28,7 @@ import io.distlock.core.SlotOutcome;
 import io.distlock.core.SlotRequest;
 import io.distlock.core.SlotRun;
 import io.distlock.core.SlotRunOutcome;
-import io.distlock.core.jdbc.LockTableName;
+import io.distlock.jdbc.LockTableName;
 import io.distlock.testsupport.TestDatabase;
 import org.h2.tools.Server;
 import org.jspecify.annotations.Nullable;
@@ -119,8 +119,9 @@ class OncePerSlotCrashTests {
                 });
         // The claim commits the record before the claiming replica logs the warning.
         await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(output.getOut()).contains("Slot " + slot
-                + " of job '" + job + "' never finished: its holder (token " + crash.token() + ") stopped mid-run; "
-                + "recorded as crashed and not run again"));
+                + " of job '" + job + "' never finished: its holder (token " + crash.token() + ") stopped or lost its "
+                + "lease mid-run (a crash, a pause, or a run longer than maxHold); recorded as crashed and not run "
+                + "again"));
         await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(CrashingReplica.RUNS)
                 .as("runs of the other replica").anyMatch(run -> run.slot().isAfter(slot)));
         assertThat(CrashingReplica.RUNS).noneMatch(run -> run.slot().equals(slot));
@@ -164,7 +165,7 @@ class OncePerSlotCrashTests {
         assertThat(runs.get(0).startedAt()).as("the re-run started after the killed run's lease expired")
                 .isAfterOrEqualTo(crash.leaseExpiresAt());
         assertThat(output.getOut()).contains("Running slot " + slot + " of job '" + job + "' again: its first run "
-                + "(token " + crash.token() + ") never finished, its holder stopped mid-run");
+                + "(token " + crash.token() + ") never finished; its holder stopped or lost its lease mid-run");
 
         // Exactly once: asked for the slot again, a replica finds it claimed.
         AtomicBoolean ran = new AtomicBoolean();

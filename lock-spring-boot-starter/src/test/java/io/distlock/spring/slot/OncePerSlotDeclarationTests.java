@@ -156,6 +156,68 @@ class OncePerSlotDeclarationTests {
         });
     }
 
+    @Test
+    void asynchronousResultsAreRefusedBecauseSpringsSchedulerRunsTheirWorkOutsideTheClaim() {
+        runner.withBean(Reactive.class).run(context -> assertThat(context).getFailure()
+                .hasMessageContaining("@OncePerSlot on " + Reactive.class.getName() + ".mono(): the method returns "
+                        + "reactor.core.publisher.Mono, an asynchronous result: Spring's scheduler runs its work after "
+                        + "the method returned, outside the slot's claim, on every replica")
+                .hasMessageContaining(Reactive.class.getName() + ".flux(): the method returns reactor.core.publisher.Flux"));
+    }
+
+    @Test
+    void twoBeansOfOneClassAreRefusedBecauseEachSlotWouldRunForOnlyOneOfThem() {
+        runner.withBean("first", Zoned.class).withBean("second", Zoned.class).run(context -> assertThat(context)
+                .getFailure().hasMessageContaining("@OncePerSlot job 'zoned' belongs to 2 beans (first, second)"));
+    }
+
+    @Test
+    void aPrototypeBeanIsRefusedBecauseItsInstancesWouldShareOneJob() {
+        runner.withBean("prototype", Zoned.class, Zoned::new, definition -> definition.setScope("prototype"))
+            .run(context -> assertThat(context).getFailure().hasMessageContaining("Bean 'prototype' ("
+                    + Zoned.class.getName() + ") has @OncePerSlot methods but is not a singleton"));
+    }
+
+    @Test
+    void aOneShotTriggerIsRefusedForWhatItIs() {
+        runner.withBean(OneShot.class).run(context -> assertThat(context).getFailure().hasMessageContaining(
+                "its @Scheduled trigger runs once (an initial delay alone) and defines no slots"));
+    }
+
+    /** Asynchronous results. */
+    static class Reactive {
+
+        @Scheduled(cron = "0 * * * * *", zone = "UTC")
+        @OncePerSlot(job = "mono")
+        public reactor.core.publisher.Mono<Void> mono() {
+            return reactor.core.publisher.Mono.empty();
+        }
+
+        @Scheduled(cron = "0 * * * * *", zone = "UTC")
+        @OncePerSlot(job = "flux")
+        public reactor.core.publisher.Flux<String> flux() {
+            return reactor.core.publisher.Flux.empty();
+        }
+    }
+
+    /** A job with a zone and a name. */
+    static class Zoned {
+
+        @Scheduled(cron = "0 * * * * *", zone = "UTC")
+        @OncePerSlot(job = "zoned")
+        public void run() {
+        }
+    }
+
+    /** A trigger that runs once. */
+    static class OneShot {
+
+        @Scheduled(initialDelay = 1000)
+        @OncePerSlot
+        public void run() {
+        }
+    }
+
     /** Methods a proxy cannot reach. */
     static class Unreachable {
 

@@ -13,7 +13,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
 import io.distlock.core.SlotExecution;
-import io.distlock.core.jdbc.LockTableName;
+import io.distlock.jdbc.LockTableName;
 import io.distlock.spring.DistributedLock;
 import io.distlock.spring.OncePerSlot;
 import io.distlock.spring.autoconfigure.DistributedLockAutoConfiguration;

@@ -9,7 +9,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import io.distlock.core.SlotExecution;
 import io.distlock.core.SlotRun;
 import io.distlock.core.SlotRunOutcome;
-import io.distlock.core.jdbc.LockTableName;
+import io.distlock.jdbc.LockTableName;
 import io.distlock.spring.OncePerSlot;
 import io.distlock.spring.actuate.LocksEndpoint;
 import io.distlock.spring.autoconfigure.DistributedLockAutoConfiguration;

@@ -18,7 +18,7 @@ import java.util.stream.Collectors;
 import io.distlock.core.CrashPolicy;
 import io.distlock.core.LockRepository;
 import io.distlock.core.SlotExecution;
-import io.distlock.core.jdbc.LockTableName;
+import io.distlock.jdbc.LockTableName;
 import io.distlock.spring.OncePerSlot;
 import io.distlock.spring.autoconfigure.DistributedLockAutoConfiguration;
 import io.distlock.spring.metrics.DistributedLockMetricsAutoConfiguration;

@@ -5,8 +5,8 @@ import java.util.UUID;
 
 import io.distlock.core.LockManager;
 import io.distlock.core.LockRecord;
-import io.distlock.core.jdbc.JdbcLockRepository;
-import io.distlock.core.jdbc.LockTableName;
+import io.distlock.jdbc.JdbcLockRepository;
+import io.distlock.jdbc.LockTableName;
 import io.distlock.redis.RedisLockRepository;
 import io.distlock.redis.testsupport.TestRedis;
 import io.distlock.spring.DistributedLock;

@@ -1,7 +1,0 @@
-/**
- * The SQL of each supported database: one small class per product, chosen from the JDBC product name.
- */
-@NullMarked
-package io.distlock.core.jdbc.dialect;
-
-import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,456 @@
+package io.distlock.jdbc;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.SQLTimeoutException;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.BiFunction;
+
+import javax.sql.DataSource;
+
+import io.distlock.jdbc.dialect.LockDialect;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import org.springframework.dao.DataAccessException;
+import org.springframework.dao.DuplicateKeyException;
+import org.springframework.dao.PessimisticLockingFailureException;
+import org.springframework.dao.QueryTimeoutException;
+import org.springframework.jdbc.UncategorizedSQLException;
+import org.springframework.jdbc.datasource.DataSourceUtils;
+import org.springframework.jdbc.support.SQLErrorCodeSQLExceptionTranslator;
+import org.springframework.jdbc.support.SQLExceptionTranslator;
+
+/**
+ * Runs the statements of one table on a data source: either on a connection of their own in autocommit, outside any
+ * transaction of the caller, or on the connection of the caller's current transaction. It binds arguments (and the
+ * application's time, for {@link TimedStatement}s that take it), reads rows, translates {@link SQLException}s into
+ * Spring's {@link DataAccessException}s, and retries deadlocks and serialization failures, which roll back the whole
+ * statement.
+ *
+ * <p>With a statement timeout, every statement on a connection of its own is bounded in time, as the dialect says:
+ * cancelled through JDBC once the timeout passed ({@link StatementCanceller}), a bound in the statement's text
+ * (compiled in by {@link LockStatements}), or the session's lock timeout. A statement that runs out of time, including one waiting for a row lock held by another session, is
+ * rolled back by the database and surfaces as a {@link QueryTimeoutException}, whatever the database's error code;
+ * it is not retried.
+ */
+final class StatementExecutor {
+
+    private static final Logger logger = LoggerFactory.getLogger(StatementExecutor.class);
+
+    private static final int MAX_ATTEMPTS = 3;
+
+    /** The data source as given: joins the caller's transaction. */
+    private final DataSource dataSource;
+
+    /** Behind any transaction-aware proxy: hands out connections of their own. */
+    private final OwnConnections own;
+
+    private final String table;
+
+    private final Clock clock;
+
+    private final LockDialect dialect;
+
+    /** The bound of every statement on a connection of its own, or {@code null} for none. */
+    private final @Nullable Duration timeout;
+
+    /** How long those statements run before they are cancelled, or 0 when the dialect bounds them otherwise. */
+    private final long cancelAfterNanos;
+
+    private final SessionSettings sessions;
+
+    private final SQLExceptionTranslator translator;
+
+    /**
+     * Creates an executor.
+     *
+     * @param dataSource where the table lives
+     * @param table the table's name, for messages
+     * @param clock the application's clock, read for statements that bind the current time
+     * @param dialect the database's dialect
+     * @param timeout how long each statement on a connection of its own may run, or {@code null} for no bound
+     */
+    StatementExecutor(DataSource dataSource, Object table, Clock clock, LockDialect dialect,
+            @Nullable Duration timeout) {
+        this.dataSource = dataSource;
+        this.own = new OwnConnections(dataSource);
+        this.table = table.toString();
+        this.clock = clock;
+        this.dialect = dialect;
+        this.timeout = timeout;
+        this.cancelAfterNanos = timeout != null && dialect.boundsByCancelling() ? timeout.toNanos() : 0;
+        this.sessions = new SessionSettings(dialect, timeout != null ? timeout.toMillis() : 0);
+        this.translator = new SQLErrorCodeSQLExceptionTranslator(own.source());
+    }
+
+    /**
+     * Adds the dialect's time bound to a statement text, when there is one.
+     *
+     * @param sql the statement
+     * @return the statement to prepare on a connection of its own
+     */
+    String bound(String sql) {
+        return timeout != null ? dialect.boundStatement(sql, timeout) : sql;
+    }
+
+    /**
+     * Runs work on a connection of its own in autocommit, so that the caller's transaction can neither undo it nor be
+     * poisoned by its failure, whatever wraps the data source ({@link OwnConnections}). Deadlocks and serialization
+     * failures are retried a few times.
+     *
+     * @param task what the work does, for messages
+     * @param timed the work's main statement, for messages
+     * @param work the work
+     * @return what the work returned
+     * @throws DataAccessException when the work fails, or when the data source hands out a connection that is not
+     *     of its own ({@link org.springframework.dao.InvalidDataAccessApiUsageException})
+     */
+    <T> T runAlone(String task, TimedStatement timed, SqlWork<T> work) {
+        return runAlone(task, timed, work, false);
+    }
+
+    /**
+     * As {@link #runAlone(String, TimedStatement, SqlWork)}; for lease renewals, a data source that cannot give a
+     * connection is also told at WARN, with how to size its pool.
+     */
+    <T> T runAlone(String task, TimedStatement timed, SqlWork<T> work, boolean renewal) {
+        long start = System.nanoTime();
+        for (int attempt = 1;; attempt++) {
+            OwnConnection opened;
+            try {
+                opened = renewal ? openForRenewal() : open();
+            }
+            catch (SQLException ex) {
+                throw translate(task, timed.sql(), ex);
+            }
+            try (OwnConnection own = opened) {
+                try {
+                    return work.run(own.connection());
+                }
+                catch (SQLException ex) {
+                    if ("40001".equals(ex.getSQLState())) {
+                        sessions.forget(own.connection());
+                    }
+                    throw ex;
+                }
+            }
+            catch (SQLException ex) {
+                DataAccessException translated = translate(task, timed.sql(), ex);
+                if (translated instanceof PessimisticLockingFailureException && attempt < MAX_ATTEMPTS
+                        && (timeout == null || System.nanoTime() - start < timeout.toNanos())) {
+                    logger.debug("Retrying {} after {} (attempt {})", task, ex.getMessage(), attempt);
+                    continue;
+                }
+                throw translated;
+            }
+        }
+    }
+
+    /**
+     * Runs work on the connection of the current Spring-managed transaction on the data source.
+     *
+     * @param task what the work does, for messages
+     * @param timed the work's main statement, for messages
+     * @param work the work
+     * @return what the work returned
+     * @throws DataAccessException when the work fails
+     */
+    <T> T inCurrentTransaction(String task, TimedStatement timed, SqlWork<T> work) {
+        Connection connection = DataSourceUtils.getConnection(dataSource);
+        try {
+            return work.run(connection);
+        }
+        catch (SQLException ex) {
+            throw translate(task, timed.sql(), ex);
+        }
+        finally {
+            DataSourceUtils.releaseConnection(connection, dataSource);
+        }
+    }
+
+    /**
+     * Runs work as one transaction on a connection of its own: commits what it did when it returns, rolls all of it
+     * back when it throws, and gives the connection back in autocommit.
+     *
+     * @param connection a connection of its own, in autocommit
+     * @param work the work, on that connection
+     * @return what the work returned
+     * @throws SQLException when the work, the commit or the rollback fails
+     */
+    static <T> T inTransaction(Connection connection, TransactionWork<T> work) throws SQLException {
+        connection.setAutoCommit(false);
+        try {
+            T result;
+            try {
+                result = work.run();
+                connection.commit();
+            }
+            catch (Throwable ex) {
+                try {
+                    connection.rollback();
+                }
+                catch (SQLException rollback) {
+                    ex.addSuppressed(rollback);
+                }
+                throw ex;
+            }
+            return result;
+        }
+        finally {
+            try {
+                connection.setAutoCommit(true);
+            }
+            catch (SQLException ex) {
+                // A broken connection: the pool discards it; what the work raised is what the caller needs.
+                logger.debug("Could not set autocommit back on a lock connection", ex);
+            }
+        }
+    }
+
+    /**
+     * Runs work once more when it failed on a duplicate key: two first inserts of one key raced, and the second run
+     * sees the other row.
+     *
+     * @param connection where the work runs
+     * @param task what the work does, for messages
+     * @param timed the work's statement
+     * @param work the work
+     * @return what the work returned
+     * @throws SQLException when the work fails otherwise, or fails again
+     */
+    <T> T againOnDuplicateKey(Connection connection, String task, TimedStatement timed, SqlWork<T> work)
+            throws SQLException {
+        try {
+            return work.run(connection);
+        }
+        catch (SQLException ex) {
+            if (!isDuplicateKey(task, timed, ex)) {
+                throw ex;
+            }
+            return work.run(connection);
+        }
+    }
+
+    boolean isDuplicateKey(String task, TimedStatement timed, SQLException ex) {
+        return translate(task, timed.sql(), ex) instanceof DuplicateKeyException;
+    }
+
+    /**
+     * Runs queries that need to return no row, on a connection of its own, to prove that the tables, columns and
+     * sequences they name exist.
+     *
+     * @param task what the queries check, for messages
+     * @param queries the queries
+     * @param failure turns a failure, as raised and as translated, into what to throw
+     */
+    void probe(String task, List<String> queries,
+            BiFunction<SQLException, DataAccessException, RuntimeException> failure) {
+        try (OwnConnection own = open()) {
+            for (String sql : queries) {
+                try (PreparedStatement statement = prepare(own.connection(), bound(sql));
+                        ResultSet rs = executeQuery(statement)) {
+                    rs.next();
+                }
+                catch (SQLException ex) {
+                    throw failure.apply(ex, translate(task, sql, ex));
+                }
+            }
+        }
+        catch (SQLException ex) {
+            throw failure.apply(ex, translate(task, null, ex));
+        }
+    }
+
+    int update(Connection connection, TimedStatement timed, Object... args) throws SQLException {
+        try (PreparedStatement statement = prepare(connection, timed, args)) {
+            watch(statement);
+            try {
+                return statement.executeUpdate();
+            }
+            finally {
+                unwatch(statement);
+            }
+        }
+    }
+
+    <T> Optional<T> queryOne(Connection connection, TimedStatement timed, RowReader<T> reader, Object... args)
+            throws SQLException {
+        try (PreparedStatement statement = prepare(connection, timed, args); ResultSet rs = executeQuery(statement)) {
+            return rs.next() ? Optional.of(reader.read(rs)) : Optional.empty();
+        }
+    }
+
+    <T> List<T> queryAll(Connection connection, TimedStatement timed, RowReader<T> reader, Object... args)
+            throws SQLException {
+        try (PreparedStatement statement = prepare(connection, timed, args); ResultSet rs = executeQuery(statement)) {
+            List<T> rows = new ArrayList<>();
+            while (rs.next()) {
+                rows.add(reader.read(rs));
+            }
+            return rows;
+        }
+    }
+
+    private PreparedStatement prepare(Connection connection, TimedStatement timed, Object... args)
+            throws SQLException {
+        PreparedStatement statement = prepare(connection, timed.sql());
+        try {
+            timed.bind(statement, clock, args);
+            return statement;
+        }
+        catch (SQLException | RuntimeException ex) {
+            statement.close();
+            throw ex;
+        }
+    }
+
+    private static PreparedStatement prepare(Connection connection, String sql) throws SQLException {
+        return connection.prepareStatement(sql);
+    }
+
+    private ResultSet executeQuery(PreparedStatement statement) throws SQLException {
+        watch(statement);
+        try {
+            return statement.executeQuery();
+        }
+        finally {
+            unwatch(statement);
+        }
+    }
+
+    private void watch(PreparedStatement statement) {
+        if (cancelAfterNanos > 0) {
+            StatementCanceller.watch(statement, cancelAfterNanos);
+        }
+    }
+
+    private void unwatch(PreparedStatement statement) {
+        if (cancelAfterNanos > 0) {
+            StatementCanceller.unwatch(statement);
+        }
+    }
+
+    DataAccessException translate(String task, @Nullable String sql, SQLException ex) {
+        if (isTimeout(ex)) {
+            return new QueryTimeoutException(task + " on " + table + " ran out of time"
+                    + (timeout != null ? " (statement timeout " + timeout + ")" : "") + ": " + ex.getMessage(), ex);
+        }
+        DataAccessException translated = translator.translate(task + " on " + table, sql, ex);
+        return translated != null ? translated : new UncategorizedSQLException(task, sql, ex);
+    }
+
+    /**
+     * Whether a statement failed because it ran out of time, which the database rolls back: a JDBC timeout, a
+     * cancelled statement (PostgreSQL and H2 57014), a lock that was not available in time (PostgreSQL 55P03, H2
+     * 50200, MariaDB 1205), or a statement interrupted at its {@code max_statement_time} (MariaDB 1969, 70100).
+     */
+    static boolean isTimeout(SQLException ex) {
+        for (Throwable cause = ex; cause != null; cause = cause.getCause()) {
+            if (cause instanceof SQLTimeoutException) {
+                return true;
+            }
+            if (cause instanceof SQLException sql) {
+                String state = sql.getSQLState();
+                int code = sql.getErrorCode();
+                if ("57014".equals(state) || "55P03".equals(state) || "70100".equals(state) || code == 1205
+                        || code == 1969 || code == 50200) {
+                    return true;
+                }
+            }
+            if (cause.getCause() == cause) {
+                break;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Takes a connection of its own and prepares its session for lock statements.
+     *
+     * @return the connection, which gives itself back when closed
+     * @throws SQLException when the data source cannot give one
+     */
+    OwnConnection open() throws SQLException {
+        return OwnConnection.open(own, sessions);
+    }
+
+    /**
+     * As {@link #open()}, for lease renewals: a data source that cannot give a connection, most likely a pool whose
+     * every connection guarded work holds, is told at WARN with how to size it.
+     *
+     * @return the connection
+     * @throws SQLException when the data source cannot give one
+     */
+    OwnConnection openForRenewal() throws SQLException {
+        try {
+            return open();
+        }
+        catch (SQLException ex) {
+            logger.warn("Lease renewal on {} could not get a connection from {}: {}. Leases run out unless a renewal "
+                    + "gets one in time: size the pool for the guarded work's connections + 1 for the lock watchdog",
+                    table, own.describe(), ex.getMessage());
+            throw ex;
+        }
+    }
+
+    /** Work on a connection. */
+    @FunctionalInterface
+    interface SqlWork<T> {
+
+        T run(Connection connection) throws SQLException;
+    }
+
+    /** Work in a transaction on a connection the caller holds. */
+    @FunctionalInterface
+    interface TransactionWork<T> {
+
+        T run() throws SQLException;
+    }
+
+    /** Reads the current row of a result set. */
+    @FunctionalInterface
+    interface RowReader<T> {
+
+        T read(ResultSet rs) throws SQLException;
+    }
+
+    /**
+     * A pooled connection of its own, in autocommit, given back with the session settings it came in.
+     *
+     * @param connection the connection
+     * @param sessions what prepared its session
+     * @param changes what to set back
+     */
+    record OwnConnection(Connection connection, SessionSettings sessions, SessionSettings.Changes changes)
+            implements AutoCloseable {
+
+        static OwnConnection open(OwnConnections own, SessionSettings sessions) throws SQLException {
+            Connection connection = own.take();
+            try {
+                return new OwnConnection(connection, sessions, sessions.prepare(connection));
+            }
+            catch (SQLException | RuntimeException ex) {
+                connection.close();
+                throw ex;
+            }
+        }
+
+        @Override
+        public void close() throws SQLException {
+            try {
+                sessions.restore(connection, changes);
+            }
+            finally {
+                connection.close();
+            }
+        }
+    }
+}

@@ -1,0 +1,19 @@
+package io.distlock.jdbc;
+
+import io.distlock.testsupport.TestDatabase;
+
+/**
+ * The lock repository contract on MariaDB, on a lock table that Liquibase created with the library's migration.
+ */
+class LiquibaseMariaDbLockRepositoryTests extends MigratedLockRepositoryContractTests {
+
+    @Override
+    protected TestDatabase database() {
+        return TestDatabase.MARIADB;
+    }
+
+    @Override
+    protected void migrate(LockTableName table, String fencingTable) throws Exception {
+        SchemaMigrations.liquibase(database(), table, fencingTable);
+    }
+}

@@ -1,0 +1,197 @@
+package io.distlock.jdbc;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A PostgreSQL cluster of a test's own, in a temporary directory on a free port, that the test may kill and restart
+ * without touching the shared server: created with {@code initdb}, run by {@code pg_ctl} as the {@code postgres} OS
+ * user when the tests run as root. Its settings are PostgreSQL's defaults for durability ({@code fsync} on,
+ * {@code synchronous_commit} on), except that the WAL writer waits the longest it may ({@code wal_writer_delay} 10 s):
+ * commits that did not wait for the flush then stay in memory longest, the worst case for them. The binaries are found under {@code DISTLOCK_TEST_POSTGRESQL_BIN}, else the
+ * newest {@code /usr/lib/postgresql/<version>/bin}, else on the {@code PATH}.
+ */
+final class PrivatePostgres implements AutoCloseable {
+
+    private final Path bin;
+
+    private final Path base;
+
+    private final Path data;
+
+    private final int port;
+
+    private PrivatePostgres(Path bin, Path base, int port) {
+        this.bin = bin;
+        this.base = base;
+        this.data = base.resolve("data");
+        this.port = port;
+    }
+
+    /**
+     * Where {@code initdb} lies, or why it cannot be used.
+     *
+     * @return the directory of the PostgreSQL binaries, or {@code null} when none has {@code initdb}
+     */
+    static @Nullable Path binaries() {
+        String configured = System.getenv("DISTLOCK_TEST_POSTGRESQL_BIN");
+        if (configured != null && !configured.isBlank()) {
+            return Files.isExecutable(Path.of(configured, "initdb")) ? Path.of(configured) : null;
+        }
+        Path versions = Path.of("/usr/lib/postgresql");
+        if (Files.isDirectory(versions)) {
+            try (Stream<Path> dirs = Files.list(versions)) {
+                Path found = dirs.map(dir -> dir.resolve("bin")).filter(dir -> Files.isExecutable(dir.resolve("initdb")))
+                        .max(Comparator.comparing(dir -> versionOf(dir.getParent().getFileName().toString())))
+                        .orElse(null);
+                if (found != null) {
+                    return found;
+                }
+            }
+            catch (IOException ex) {
+                return null;
+            }
+        }
+        for (String dir : System.getenv().getOrDefault("PATH", "").split(":")) {
+            if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, "initdb"))) {
+                return Path.of(dir);
+            }
+        }
+        return null;
+    }
+
+    private static int versionOf(String name) {
+        try {
+            return Integer.parseInt(name.replaceAll("\\D.*", ""));
+        }
+        catch (NumberFormatException ex) {
+            return 0;
+        }
+    }
+
+    /**
+     * Creates and starts a cluster.
+     *
+     * @param bin the binaries' directory, from {@link #binaries()}
+     * @return the running cluster
+     */
+    static PrivatePostgres start(Path bin) throws IOException, InterruptedException {
+        Path base = Files.createTempDirectory("distlock-pg-");
+        PrivatePostgres cluster = new PrivatePostgres(bin, base, freePort());
+        try {
+            if (asRoot()) {
+                run(List.of("chown", "postgres:postgres", base.toString()));
+            }
+            cluster.pg("initdb", "-D", cluster.data.toString(), "-A", "trust", "-U", "postgres", "-E", "UTF8", "--locale=C",
+                    "--no-sync");
+            Files.writeString(cluster.data.resolve("postgresql.conf"), """
+
+                    port = %d
+                    listen_addresses = '127.0.0.1'
+                    unix_socket_directories = '%s'
+                    fsync = on
+                    wal_writer_delay = 10s
+                    max_connections = 30
+                    shared_buffers = 16MB
+                    """.formatted(cluster.port, base), StandardCharsets.UTF_8, StandardOpenOption.APPEND);
+            cluster.startServer();
+            return cluster;
+        }
+        catch (IOException | InterruptedException | RuntimeException ex) {
+            cluster.close();
+            throw ex;
+        }
+    }
+
+    /** Starts the server on its data directory, running crash recovery if it was killed. */
+    void startServer() throws IOException, InterruptedException {
+        pg("pg_ctl", "-D", data.toString(), "-l", base.resolve("server.log").toString(), "-w", "-t", "60", "start");
+    }
+
+    /** Kills the server as a power cut would leave it: no checkpoint, no flush of what is not on disk yet. */
+    void crash() throws IOException, InterruptedException {
+        pg("pg_ctl", "-D", data.toString(), "-m", "immediate", "-w", "stop");
+    }
+
+    /**
+     * Opens a pool of connections to the cluster's {@code postgres} database.
+     *
+     * @param size the most connections
+     * @return the pool
+     */
+    HikariDataSource openPool(int size) {
+        HikariConfig config = new HikariConfig();
+        config.setPoolName("distlock-private-postgresql");
+        config.setJdbcUrl("jdbc:postgresql://127.0.0.1:" + port + "/postgres");
+        config.setUsername("postgres");
+        config.setMaximumPoolSize(size);
+        config.setMinimumIdle(0);
+        config.setConnectionTimeout(5_000);
+        return new HikariDataSource(config);
+    }
+
+    /** Stops the server if it runs and deletes its directory. */
+    @Override
+    public void close() {
+        try {
+            if (Files.exists(data.resolve("postmaster.pid"))) {
+                pg("pg_ctl", "-D", data.toString(), "-m", "immediate", "-w", "stop");
+            }
+        }
+        catch (IOException | InterruptedException | RuntimeException ex) {
+            System.err.println("Could not stop the private PostgreSQL in " + base + ": " + ex);
+        }
+        try (Stream<Path> paths = Files.walk(base)) {
+            paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+        }
+        catch (IOException ex) {
+            System.err.println("Could not delete " + base + ": " + ex);
+        }
+    }
+
+    private void pg(String program, String... args) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>();
+        if (asRoot()) {
+            command.addAll(List.of("runuser", "-u", "postgres", "--"));
+        }
+        command.add(bin.resolve(program).toString());
+        command.addAll(List.of(args));
+        run(command);
+    }
+
+    private static void run(List<String> command) throws IOException, InterruptedException {
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        byte[] output = process.getInputStream().readAllBytes();
+        if (!process.waitFor(90, TimeUnit.SECONDS)) {
+            process.destroyForcibly();
+            throw new IllegalStateException(String.join(" ", command) + " did not end in 90 s");
+        }
+        if (process.exitValue() != 0) {
+            throw new IllegalStateException(String.join(" ", command) + " failed with exit code "
+                    + process.exitValue() + ": " + new String(output, StandardCharsets.UTF_8));
+        }
+    }
+
+    private static boolean asRoot() {
+        return "root".equals(System.getProperty("user.name"));
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+}
