@@ -83,7 +83,8 @@ final class DistributedLockInterceptor implements MethodInterceptor {
     private @Nullable Object lost(LockedMethod lockedMethod, LockOutcome<Object> outcome) {
         LockLostException loss = Objects.requireNonNull(outcome.loss());
         warnLost(lockedMethod, "returned", loss);
-        if (lockedMethod.onLocked() == OnLocked.THROW) {
+        if (lockedMethod.onLocked() != OnLocked.SKIP) {
+            // WAIT gives up as THROW does, on a lost lease too.
             throw loss;
         }
         return outcome.value();
