@@ -13,6 +13,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 
 import javax.sql.DataSource;
 
@@ -447,6 +448,49 @@ class LockManagerTests {
                 pool.shutdownNow();
             }
             lease.release();
+        }
+    }
+
+    @Test
+    void aLeaseIsToldLostWithinOneRenewalIntervalOfRunningOutWhileItsRenewalIsHeldUp() throws Exception {
+        HeldUpRounds held = new HeldUpRounds(repository(counting));
+        try (LockManager manager = LockManager.builder(held).verifySchema(false).build()) {
+            Duration ttl = Duration.ofMillis(900);
+            AtomicReference<Long> toldAt = new AtomicReference<>();
+            CountDownLatch lost = new CountDownLatch(1);
+            long acquiredAt = System.nanoTime();
+            Lease lease = manager.acquire(LockRequest.of(resource(), ttl)).orElseThrow().onLost((l, reason) -> {
+                toldAt.set(System.nanoTime());
+                lost.countDown();
+            });
+            // The first round waits, as a statement waiting for a pooled connection of a database that went away would.
+            assertThat(lost.await(5, TimeUnit.SECONDS)).as("told while the round is still held up").isTrue();
+            assertThat(held.released.getCount()).as("the round had not come back").isEqualTo(1);
+            assertThat(Duration.ofNanos(toldAt.get() - acquiredAt)).as("from acquisition to the loss being told")
+                    .isLessThan(ttl.plus(ttl.dividedBy(3)).plusMillis(300));
+            held.released.countDown();
+            lease.release();
+        }
+    }
+
+    /** Delegates to a repository, holding every batch renewal up until the test lets it go (at most 5 s). */
+    private static final class HeldUpRounds extends DelegatingLockRepository {
+
+        final CountDownLatch released = new CountDownLatch(1);
+
+        HeldUpRounds(LockRepository delegate) {
+            super(delegate);
+        }
+
+        @Override
+        public java.util.Map<LeaseKey, LockRecord> renewAll(java.util.Collection<LeaseKey> leases, Duration ttl) {
+            try {
+                released.await(5, TimeUnit.SECONDS);
+            }
+            catch (InterruptedException ex) {
+                Thread.currentThread().interrupt();
+            }
+            return delegate().renewAll(leases, ttl);
         }
     }
 

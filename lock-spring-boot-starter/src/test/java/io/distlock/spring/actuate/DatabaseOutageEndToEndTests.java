@@ -75,6 +75,9 @@ class DatabaseOutageEndToEndTests {
 
     private static Server server;
 
+    /** Listens where the database was and never answers: a host that is there but whose database is not. */
+    private static ServerSocket silent;
+
     /** Where the server keeps the database, in a file, so that it outlives the server being stopped. */
     private static java.nio.file.Path baseDir;
 
@@ -91,6 +94,7 @@ class DatabaseOutageEndToEndTests {
 
     @DynamicPropertySource
     static void database(DynamicPropertyRegistry registry) throws SQLException, IOException {
+        silent = null;
         baseDir = java.nio.file.Files.createTempDirectory("distlock-outage");
         server = startServer();
         registry.add("spring.datasource.username", () -> "sa");
@@ -105,7 +109,36 @@ class DatabaseOutageEndToEndTests {
     @AfterAll
     static void stopServer() throws IOException {
         server.stop();
+        if (silent != null) {
+            silent.close();
+        }
         org.springframework.util.FileSystemUtils.deleteRecursively(baseDir);
+    }
+
+    /**
+     * The outage: the database server stops, which breaks the pool's connections, and its port then accepts
+     * connections that never answer, so that the pool waits for new ones (its 30 s connectionTimeout) instead of being
+     * refused at once.
+     */
+    private static synchronized void outage() throws IOException {
+        if (silent != null) {
+            return;
+        }
+        server.stop();
+        silent = new ServerSocket(PORT);
+        Thread acceptor = new Thread(() -> {
+            java.util.List<java.net.Socket> held = new java.util.ArrayList<>();
+            while (!silent.isClosed()) {
+                try {
+                    held.add(silent.accept());
+                }
+                catch (IOException ex) {
+                    return;
+                }
+            }
+        }, "silent-database");
+        acceptor.setDaemon(true);
+        acceptor.start();
     }
 
     @Test
@@ -113,7 +146,7 @@ class DatabaseOutageEndToEndTests {
     void healthAnswersWithinASecondSayingDownWithTheCauseAndTheLocksEndpointAnswers503WithinTheBound()
             throws Exception {
         // Spring Boot's own db indicator waits for the pool (its 30 s connectionTimeout): the lock's is asked alone.
-        server.stop();
+        outage();
         for (int check = 0; check < 2; check++) {
             long start = System.nanoTime();
             HttpResponse<String> health = get("/actuator/health/distributedLock");
@@ -137,7 +170,7 @@ class DatabaseOutageEndToEndTests {
     void aGuardedMethodIsToldOfItsLossWithinOneRenewalIntervalOfItsLeaseRunningOut() throws Exception {
         CompletableFuture<Object> call = CompletableFuture.supplyAsync(worker::workUntilInterrupted);
         assertThat(worker.running().await(10, TimeUnit.SECONDS)).as("the guarded method runs").isTrue();
-        server.stop();
+        outage();
         assertThatExceptionOfType(java.util.concurrent.ExecutionException.class)
                 .isThrownBy(() -> call.get(TTL.multipliedBy(4).toMillis(), TimeUnit.MILLISECONDS))
                 .withCauseInstanceOf(LockLostException.class);
@@ -152,7 +185,7 @@ class DatabaseOutageEndToEndTests {
     @Order(3)
     void aScheduledMethodWhoseLockStoreIsDownIsSkippedWithOneWarnLineNamingTheLockAndTheCause(CapturedOutput output)
             throws Exception {
-        server.stop();
+        outage();
         int before = output.getAll().length();
         for (int run = 0; run < 3; run++) {
             long start = System.nanoTime();
