@@ -192,9 +192,10 @@ public final class LeaseWatchdog implements AutoCloseable {
             return null;
         }
         try {
+            // Not before the round had a moment of its own: a lease it finds gone is told with the better reason.
+            long period = MAX_RETRY_NANOS / 10;
             return deadlines.scheduleWithFixedDelay(this::tellRunOutLeases,
-                    Math.max(0, earliest - System.nanoTime()), Math.max(MIN_RETRY_NANOS, MAX_RETRY_NANOS / 10),
-                    TimeUnit.NANOSECONDS);
+                    Math.max(period, earliest - System.nanoTime()), period, TimeUnit.NANOSECONDS);
         }
         catch (RejectedExecutionException ex) {
             return null; // closed

@@ -283,6 +283,34 @@ class LockManagerTests {
     }
 
     @Test
+    void aFailedRenewalOfManyLeasesIsOneWarnLineNamingTheFirstFiveAndHowMany() throws Exception {
+        ch.qos.logback.classic.Logger watchdogLog =
+                (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(LeaseWatchdog.class);
+        ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> events =
+                new ch.qos.logback.core.read.ListAppender<>();
+        events.start();
+        watchdogLog.addAppender(events);
+        FlakyDataSource flaky = new FlakyDataSource(TestDatabase.H2.dataSource());
+        try (LockManager manager = LockManager.builder(repository(flaky)).build()) {
+            CountDownLatch lost = new CountDownLatch(6);
+            for (int i = 0; i < 6; i++) {
+                manager.tryAcquire(resource(), Duration.ofSeconds(1)).orElseThrow()
+                        .onLost((l, reason) -> lost.countDown()).keepAlive(Duration.ofMinutes(1));
+            }
+            flaky.failing.set(true);
+            assertThat(lost.await(5, TimeUnit.SECONDS)).isTrue();
+            assertThat(events.list).filteredOn(event -> event.getLevel() == ch.qos.logback.classic.Level.WARN)
+                    .extracting(ch.qos.logback.classic.spi.ILoggingEvent::getFormattedMessage).first().asString()
+                    .matches("Could not renew 6 leases \\('manager:[^']+', 'manager:[^']+', 'manager:[^']+', "
+                            + "'manager:[^']+', 'manager:[^']+', …\\) with TTL PT1S; retrying until they would have "
+                            + "run out: .*simulated outage.*");
+        }
+        finally {
+            watchdogLog.detachAppender(events);
+        }
+    }
+
+    @Test
     void leaseIsLostOnceItsTtlRanOutWithoutRenewal() {
         Lease lease = locks.tryAcquire(resource(), Duration.ofMillis(200)).orElseThrow();
         await().atMost(Duration.ofSeconds(3)).until(lease::isLost);
