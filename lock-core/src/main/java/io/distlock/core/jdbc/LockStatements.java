@@ -81,6 +81,9 @@ final class LockStatements {
 
     private final Map<Integer, TimedStatement> renewAllFailingBySize = new ConcurrentHashMap<>();
 
+    /** Whether the dialect has a batch renewal that fails at once on a locked row. */
+    private final boolean failsOnLockedRows;
+
     LockStatements(LockDialect dialect, LockTableName table, TimeSource timeSource, UnaryOperator<String> bound,
             boolean durableRelease, @Nullable String channel) {
         this.dialect = dialect;
@@ -102,6 +105,7 @@ final class LockStatements {
         this.release = compile(notifying != null ? notifying : release);
         String byArrays = dialect.renewAllByArrays(table.value());
         this.renewAllByArrays = byArrays != null ? compile(byArrays) : null;
+        this.failsOnLockedRows = dialect.failingOnLockedRows("UPDATE") != null;
         this.find = compile("SELECT %s FROM %s WHERE resource = ? AND expires_at > %s".formatted(COLUMNS, table, NOW));
         this.findOwned = compile("SELECT %s FROM %s WHERE resource = ? AND owner = ?".formatted(COLUMNS, table));
         this.findAll = compile("SELECT %s FROM %s WHERE expires_at > %s ORDER BY resource"
@@ -137,7 +141,7 @@ final class LockStatements {
      * @return the statement, or {@code null} when the dialect cannot
      */
     @Nullable TimedStatement renewAllFailingOnLockedRows(int size) {
-        if (dialect.failingOnLockedRows("") == null) {
+        if (!failsOnLockedRows) {
             return null;
         }
         return renewAllFailingBySize.computeIfAbsent(size,
