@@ -18,7 +18,9 @@ import org.jspecify.annotations.Nullable;
  * <p>A lease counts as lost once it is known to be gone (a renewal or release found another owner or no live row,
  * or the watchdog could not renew it in time) and also once its TTL has run out on this machine's monotonic clock,
  * measured from the moment the acquire or last renew statement was sent. The second rule errs on the safe side: a
- * holder never believes in a lease longer than the database could have kept it.
+ * holder never believes in a lease longer than the database could have kept it. Releasing a lease sends its release
+ * statement unless a statement already found it gone: one that ran out on this machine's clock may still be live in
+ * the database, and the statement is owner-checked.
  */
 public final class Lease implements AutoCloseable {
 
@@ -39,10 +41,14 @@ public final class Lease implements AutoCloseable {
     private final Renewal renewal = new Renewal();
 
     /**
-     * Orders the statements of this lease: a manual renewal, a watchdog renewal and the release run one at a time, so
-     * that what the holder believes is what the database did last.
+     * Orders the renewals of this lease, manual and the watchdog's, one at a time, so that what the holder believes is
+     * what the database did last. The release does not wait for it: it is owner-checked, and a renewal that confirms
+     * a released lease releases it again.
      */
     private final ReentrantLock operations = new ReentrantLock();
+
+    /** Whether a statement found the lease gone, so that its release has nothing to give back. */
+    private volatile boolean gone;
 
     private volatile LockRecord record;
 
@@ -182,7 +188,11 @@ public final class Lease implements AutoCloseable {
             operations.unlock();
         }
         if (!result.status().isApplied()) {
+            gone = true;
             markLost("renewal found the lease " + describe(result.status()));
+        }
+        else if (released.get()) {
+            releaseAgain();
         }
         return result.status();
     }
@@ -222,36 +232,54 @@ public final class Lease implements AutoCloseable {
 
     /**
      * Releases the lock, keeping it held until {@link #minHold()} after acquisition if that is still ahead. The
-     * watchdog stops renewing it first. A lease already known lost (found gone, or run out) is released at once,
-     * without a statement: there is nothing of this holder's left to give back.
+     * watchdog stops renewing it first, without waiting for a renewal in flight. A lease a statement already found
+     * gone is released at once, without a statement: there is nothing of this holder's left to give back. A lease
+     * that ran out on this machine's clock is still released in the database, where it may be live, and counts as
+     * lost.
      *
      * @return {@link LockResult#APPLIED}, or why not; {@link LockResult#NOT_FOUND} when called again or when the lease
-     *     was already lost
+     *     was found gone before
      */
     public LockResult release() {
         if (!released.compareAndSet(false, true)) {
             return LockResult.NOT_FOUND;
         }
         host.stopKeepingAlive(renewal);
-        if (lost.get() || System.nanoTime() - localDeadlineNanos() >= 0) {
+        boolean ranOut = System.nanoTime() - localDeadlineNanos() >= 0;
+        if (gone) {
             host.released(this, Duration.ofNanos(System.nanoTime() - acquiredAtNanos));
-            markLost("its TTL of " + ttl + " ran out without a renewal");
             return LockResult.NOT_FOUND;
         }
         LockResult result;
-        operations.lock();
         try {
             host.releasing(this);
             result = host.repository().release(resource(), owner(), minHold);
         }
         finally {
-            operations.unlock();
             host.released(this, Duration.ofNanos(System.nanoTime() - acquiredAtNanos));
         }
         if (result != LockResult.APPLIED) {
+            gone = true;
             markLost("release found the lease " + describe(result));
         }
+        else if (ranOut) {
+            markLost("its TTL of " + ttl + " ran out without a renewal");
+        }
         return result;
+    }
+
+    /**
+     * Sends the release once more, after a renewal that may have reached the database after the release: owner-checked,
+     * so it changes nothing when the release came last.
+     */
+    private void releaseAgain() {
+        try {
+            host.repository().release(resource(), owner(), minHold);
+        }
+        catch (RuntimeException ex) {
+            // The lease then runs out by its TTL, as one whose holder died does.
+            host.renewalFailed(this, ex);
+        }
     }
 
     /**
@@ -329,6 +357,10 @@ public final class Lease implements AutoCloseable {
 
         @Override
         public void renewed(LockRecord renewedRecord, long sentAtNanos, Duration sentTtl) {
+            if (released.get()) {
+                releaseAgain();
+                return;
+            }
             record = renewedRecord;
             renewedAtNanos = sentAtNanos;
             ttl = sentTtl;
@@ -342,7 +374,17 @@ public final class Lease implements AutoCloseable {
 
         @Override
         public void lost(String reason) {
-            markLost(reason);
+            if (!released.get()) {
+                markLost(reason);
+            }
+        }
+
+        @Override
+        public void gone(String reason) {
+            if (!released.get()) {
+                gone = true;
+                markLost(reason);
+            }
         }
 
         @Override

@@ -21,7 +21,7 @@ interface LeaseHost {
     void keepAlive(Renewable renewable, Duration maxHold);
 
     /**
-     * Stops renewing a lease, waiting for a renewal of it already running.
+     * Stops renewing a lease, without waiting for a renewal of it in flight.
      *
      * @param renewable the lease's renewal side
      */

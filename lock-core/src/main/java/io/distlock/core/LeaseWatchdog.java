@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -23,11 +24,14 @@ import org.springframework.dao.QueryTimeoutException;
 /**
  * Keeps leases alive while their work runs, on a few shared daemon threads. Each watched lease is renewed after a
  * fraction of its TTL; leases with the same TTL that are due in the same round, or soon after, are renewed together
- * in batched statements, so thousands of leases cost a handful of statements per round. A lease that renewal finds
- * gone is marked lost at once; after a database error, renewal is retried until the lease would have run out, and
- * then it is marked lost. A release waits for an in-flight renewal of its lease, so a lease is never renewed after
- * its release. Leases reach it through {@link LockManager}; share one watchdog between managers with
- * {@link LockManager.Builder#watchdog}.
+ * in batched statements, so thousands of leases cost a handful of statements per round. A lease missing from a
+ * batch's answer is renewed alone before it counts as lost (a store may skip a row another session holds locked); a
+ * lease that renewal finds gone is marked lost at once; after a database error, renewal is retried until the lease
+ * would have run out, and then it is marked lost. While a round is held up (a statement waiting for its connection or
+ * for a row lock), a lease whose TTL runs out meanwhile is told lost by a clock of its own, not when the round ends.
+ * A release never waits for a renewal in flight: a renewal that confirms a lease released meanwhile releases it
+ * again, so the lock does not stay held by a renewal that reached the database after the release. Leases reach it
+ * through {@link LockManager}; share one watchdog between managers with {@link LockManager.Builder#watchdog}.
  */
 public final class LeaseWatchdog implements AutoCloseable {
 
@@ -43,11 +47,17 @@ public final class LeaseWatchdog implements AutoCloseable {
 
     private final ScheduledThreadPoolExecutor executor;
 
+    /** Tells leases lost whose TTL runs out while a round is held up: a thread the rounds never block. */
+    private final ScheduledThreadPoolExecutor deadlines;
+
     private final Map<Renewable, Entry> entries = new ConcurrentHashMap<>();
 
     private final Object scheduleMonitor = new Object();
 
     private final RenewalReservation reservation;
+
+    /** Renewals that fail, told once and then summarised while an outage lasts. */
+    private final FailureLog renewalFailures = new FailureLog(logger);
 
     private long scheduledWakeNanos;
 
@@ -69,6 +79,12 @@ public final class LeaseWatchdog implements AutoCloseable {
             return thread;
         });
         this.executor.setRemoveOnCancelPolicy(true);
+        this.deadlines = new ScheduledThreadPoolExecutor(1, task -> {
+            Thread thread = new Thread(task, "distlock-watchdog-deadlines");
+            thread.setDaemon(true);
+            return thread;
+        });
+        this.deadlines.setRemoveOnCancelPolicy(true);
         this.reservation = new RenewalReservation(repository, () -> !entries.isEmpty());
     }
 
@@ -88,7 +104,8 @@ public final class LeaseWatchdog implements AutoCloseable {
     }
 
     /**
-     * Stops renewing a lease, waiting for a renewal of it that is already running.
+     * Stops renewing a lease, without waiting for a renewal of it in flight: that renewal is owner-checked, and when it
+     * confirms a lease released meanwhile, the lease releases itself again ({@link Renewable#renewed}).
      *
      * @param lease the lease
      * @return whether the lease was being watched
@@ -99,20 +116,8 @@ public final class LeaseWatchdog implements AutoCloseable {
             return false;
         }
         updateReservation();
-        boolean interrupted = false;
         synchronized (entry) {
             entry.cancelled = true;
-            while (entry.inFlight) {
-                try {
-                    entry.wait();
-                }
-                catch (InterruptedException ex) {
-                    interrupted = true;
-                }
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
         }
         return true;
     }
@@ -132,6 +137,7 @@ public final class LeaseWatchdog implements AutoCloseable {
     @Override
     public void close() {
         executor.shutdownNow();
+        deadlines.shutdownNow();
         reservation.end();
     }
 
@@ -150,6 +156,7 @@ public final class LeaseWatchdog implements AutoCloseable {
         synchronized (scheduleMonitor) {
             wakeScheduled = false;
         }
+        ScheduledFuture<?> deadlineCheck = scheduleDeadlineCheck();
         try {
             renewDueLeases();
         }
@@ -157,7 +164,70 @@ public final class LeaseWatchdog implements AutoCloseable {
             logger.error("Lease watchdog round failed", ex);
         }
         finally {
+            if (deadlineCheck != null) {
+                deadlineCheck.cancel(false);
+            }
             scheduleNext();
+        }
+    }
+
+    /**
+     * While this round runs, tells a lease lost once its TTL ran out on this machine's clock: a round held up by a
+     * statement that waits (for a connection, for a row lock) must not hold back the news that the holder can no
+     * longer trust its lease.
+     *
+     * @return the check, to cancel when the round ends; {@code null} when no lease is watched
+     */
+    private @Nullable ScheduledFuture<?> scheduleDeadlineCheck() {
+        long earliest = 0;
+        boolean any = false;
+        for (Entry entry : entries.values()) {
+            long deadline = toldLostAt(entry);
+            if (!any || deadline - earliest < 0) {
+                earliest = deadline;
+                any = true;
+            }
+        }
+        if (!any) {
+            return null;
+        }
+        try {
+            // Not before the round had a moment of its own: a lease it finds gone is told with the better reason.
+            long period = MAX_RETRY_NANOS / 10;
+            return deadlines.scheduleWithFixedDelay(this::tellRunOutLeases,
+                    Math.max(period, earliest - System.nanoTime()), period, TimeUnit.NANOSECONDS);
+        }
+        catch (RejectedExecutionException ex) {
+            return null; // closed
+        }
+    }
+
+    /**
+     * When a lease whose renewal is held up is told lost: half a renewal interval after it ran out on this machine's
+     * clock, so that a renewal that is merely late (a busy machine) still counts, and well within one interval.
+     */
+    private long toldLostAt(Entry entry) {
+        return entry.lease.localDeadlineNanos() + intervalNanos(entry.lease) / 2;
+    }
+
+    private void tellRunOutLeases() {
+        long now = System.nanoTime();
+        for (Entry entry : entries.values()) {
+            if (now - toldLostAt(entry) < 0 || entry.lease.isReleased()) {
+                continue;
+            }
+            synchronized (entry) {
+                if (entry.cancelled) {
+                    continue;
+                }
+                entry.cancelled = true;
+            }
+            if (entries.remove(entry.lease, entry)) {
+                updateReservation();
+            }
+            String failure = entry.lastFailure;
+            entry.lease.lost(failure != null ? "it ran out while renewal kept failing: " + failure
+                    : "its TTL of " + entry.lease.ttl() + " ran out while its renewal was held up");
         }
     }
 
@@ -197,13 +267,19 @@ public final class LeaseWatchdog implements AutoCloseable {
 
     private List<Entry> claim(List<Entry> group) {
         List<Entry> claimed = new ArrayList<>(group.size());
+        long now = System.nanoTime();
         for (Entry entry : group) {
             synchronized (entry) {
-                // A lease busy with a manual renewal or its release sits this round out.
-                if (!entry.cancelled && !entry.inFlight && !entry.lease.isReleased()
-                        && entry.lease.tryLockForRenewal()) {
+                if (entry.cancelled || entry.inFlight || entry.lease.isReleased()) {
+                    continue;
+                }
+                if (entry.lease.tryLockForRenewal()) {
                     entry.inFlight = true;
                     claimed.add(entry);
+                }
+                else {
+                    // Busy with a manual renewal: it sits this round out and is tried again shortly, not at once.
+                    entry.nextRenewalNanos = now + retryNanos(entry.lease.ttl());
                 }
             }
         }
@@ -233,7 +309,7 @@ public final class LeaseWatchdog implements AutoCloseable {
         if (group.isEmpty()) {
             return null;
         }
-        Map<Entry, String> lost = new HashMap<>();
+        Map<Entry, Loss> lost = new HashMap<>();
         RuntimeException timedOut = null;
         try {
             renewTogether(ttl, group, lost);
@@ -257,47 +333,85 @@ public final class LeaseWatchdog implements AutoCloseable {
                 synchronized (entry) {
                     entry.inFlight = false;
                     entry.lease.unlockAfterRenewal();
-                    entry.notifyAll();
                 }
             }
         }
         // Told only after the round let go of its leases, so a listener may release or unwatch any lease.
-        lost.forEach((entry, reason) -> {
+        lost.forEach((entry, loss) -> {
             if (!entry.cancelled) {
-                entry.lease.lost(reason);
+                if (loss.gone()) {
+                    entry.lease.gone(loss.reason());
+                }
+                else {
+                    entry.lease.lost(loss.reason());
+                }
             }
         });
         return timedOut;
     }
 
-    private void renewTogether(Duration ttl, List<Entry> group, Map<Entry, String> lost) {
+    private void renewTogether(Duration ttl, List<Entry> group, Map<Entry, Loss> lost) {
         long sentAt = System.nanoTime();
         Map<LeaseKey, LockRecord> renewed = repository.renewAll(group.stream().map(e -> e.lease.key()).toList(), ttl);
+        if (renewalFailures.failures() > 0) {
+            renewalFailures.succeeded("Lease renewal");
+        }
+        List<Entry> missing = new ArrayList<>();
         for (Entry entry : group) {
             LockRecord record = renewed.get(entry.lease.key());
             if (record != null) {
                 entry.nextRenewalNanos = sentAt + intervalNanos(ttl);
+                entry.lastFailure = null;
                 entry.lease.renewed(record, sentAt, ttl);
             }
             else {
-                lost.put(entry, "renewal found it expired or held by another owner");
+                missing.add(entry);
             }
+        }
+        for (Entry entry : missing) {
+            renewAlone(ttl, entry, lost);
         }
     }
 
-    private void renewalFailed(Duration ttl, List<Entry> group, RuntimeException ex, Map<Entry, String> lost) {
+    /**
+     * Renews a lease the batch did not renew: it is gone, or its row was held by another session and the batch
+     * skipped it. Only the answer of a statement of its own tells which.
+     */
+    private void renewAlone(Duration ttl, Entry entry, Map<Entry, Loss> lost) {
+        long sentAt = System.nanoTime();
+        RenewResult result;
+        try {
+            result = repository.renew(entry.lease.key().resource(), entry.lease.key().owner(), ttl);
+        }
+        catch (RuntimeException ex) {
+            renewalFailed(ttl, List.of(entry), ex, lost);
+            return;
+        }
+        LockRecord record = result.record();
+        if (record != null) {
+            entry.nextRenewalNanos = sentAt + intervalNanos(ttl);
+            entry.lastFailure = null;
+            entry.lease.renewed(record, sentAt, ttl);
+        }
+        else {
+            lost.put(entry, new Loss(result.status() == LockResult.FORBIDDEN
+                    ? "renewal found it held by another owner" : "renewal found it expired", true));
+        }
+    }
+
+    private void renewalFailed(Duration ttl, List<Entry> group, RuntimeException ex, Map<Entry, Loss> lost) {
         String cause = NestedExceptionUtils.getMostSpecificCause(ex).toString();
-        logger.warn("Could not renew {} with TTL {}; retrying until {} run out: {}", describe(group), ttl,
-                group.size() == 1 ? "it would have" : "they would have", cause);
+        renewalFailures.failed("Could not renew " + describe(group) + " with TTL " + ttl + "; retrying until "
+                + (group.size() == 1 ? "it would have" : "they would have") + " run out", ex);
         long now = System.nanoTime();
         for (Entry entry : group) {
+            entry.lastFailure = cause;
             entry.lease.renewalFailed(ex);
             if (now - entry.lease.localDeadlineNanos() >= 0) {
-                lost.put(entry, "it ran out while renewal kept failing: " + cause);
+                lost.put(entry, new Loss("it ran out while renewal kept failing: " + cause, false));
             }
             else {
-                long retry = Math.min(MAX_RETRY_NANOS, Math.max(MIN_RETRY_NANOS, intervalNanos(ttl) / 4));
-                entry.nextRenewalNanos = Math.min(now + retry, entry.lease.localDeadlineNanos());
+                entry.nextRenewalNanos = Math.min(now + retryNanos(ttl), entry.lease.localDeadlineNanos());
             }
         }
     }
@@ -370,12 +484,26 @@ public final class LeaseWatchdog implements AutoCloseable {
         }
     }
 
+    /** How soon a lease whose renewal failed, or sat a round out, is tried again. */
+    private long retryNanos(Duration ttl) {
+        return Math.min(MAX_RETRY_NANOS, Math.max(MIN_RETRY_NANOS, intervalNanos(ttl) / 4));
+    }
+
     private long intervalNanos(Renewable lease) {
         return intervalNanos(lease.ttl());
     }
 
     private long intervalNanos(Duration ttl) {
         return Math.max(1, (long) (ttl.toNanos() * settings.renewRatio()));
+    }
+
+    /**
+     * Why a round found a lease lost.
+     *
+     * @param reason what the holder is told
+     * @param gone whether a statement found it gone, rather than the lease running out unconfirmed
+     */
+    private record Loss(String reason, boolean gone) {
     }
 
     /** A watched lease and when it is renewed next. */
@@ -392,6 +520,9 @@ public final class LeaseWatchdog implements AutoCloseable {
         volatile boolean inFlight;
 
         volatile boolean cancelled;
+
+        /** The cause of the last failed renewal, or {@code null} when the last one succeeded. */
+        volatile @Nullable String lastFailure;
 
         Entry(Renewable lease, Duration maxHold, long stopAtNanos) {
             this.lease = lease;

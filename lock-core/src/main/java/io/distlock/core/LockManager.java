@@ -280,10 +280,19 @@ public final class LockManager implements AutoCloseable {
 
     private Optional<Lease> attempt(LockRequest request, long start) {
         String owner = ownerGenerator.nextOwner();
-        long sentAt = System.nanoTime();
         try {
-            return repository.acquire(request.resource(), owner, request.ttl()).map(record -> new Lease(host, record,
-                    request.ttl(), request.minHold(), sentAt, request.label()));
+            long sentAt = System.nanoTime();
+            Optional<LockRecord> acquired = repository.acquire(request.resource(), owner, request.ttl());
+            if (acquired.isPresent() && System.nanoTime() - sentAt >= request.ttl().toNanos()) {
+                // The acquire took its whole TTL (it waited for a row lock): counted from when it was sent, the lease
+                // would be over at once although the database may keep it longer. A renewal confirms it, and the
+                // holder's clock starts when that renewal is sent.
+                sentAt = System.nanoTime();
+                acquired = Optional.ofNullable(repository.renew(request.resource(), owner, request.ttl()).record());
+            }
+            long confirmedAt = sentAt;
+            return acquired.map(record -> new Lease(host, record, request.ttl(), request.minHold(), confirmedAt,
+                    request.label()));
         }
         catch (RuntimeException ex) {
             host.events().acquireFailed(request.label(), request.resource(), Duration.ofNanos(System.nanoTime() - start), ex);
@@ -462,8 +471,8 @@ public final class LockManager implements AutoCloseable {
         }
 
         /**
-         * Records every {@link #runLocked} call as the observations {@code distributed.lock} (the whole call) and
-         * {@code distributed.lock.held} (the work under the lease), nested in the caller's current observation: spans
+         * Records every {@link #runLocked} call as the observations {@code distributed.lock.call} (the whole call) and
+         * {@code distributed.lock.work} (the work under the lease), nested in the caller's current observation: spans
          * when tracing is on. Default: none.
          *
          * @param registry the registry

@@ -4,8 +4,11 @@ import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
 
 /**
- * The observations of {@link LockManager#runLocked}: {@code distributed.lock} spans the whole call (acquiring or
- * joining, the work, the release) and {@code distributed.lock.held} the work under the lease. Both nest inside the
+ * The observations of {@link LockManager#runLocked}: {@code distributed.lock.call} spans the whole call (acquiring or
+ * joining, the work, the release) and {@code distributed.lock.work} the work under the lease. Their names are not
+ * those of any meter of the library: Micrometer's default handler turns each observation into a timer of its name
+ * and a long task timer of its name plus {@code .active}, which must not meet {@code LockMetrics}' own
+ * {@code distributed.lock.held} timer and {@code distributed.lock.active} gauge. Both nest inside the
  * caller's current observation, such as Spring's {@code tasks.scheduled.execution} of a scheduled job. Low-cardinality
  * key values: {@code lock} (the request's label, such as a resource template) and {@code outcome}
  * ({@code ran}, {@code not-acquired}, {@code lost}, {@code error}); high-cardinality: {@code resource} and
@@ -14,10 +17,10 @@ import io.micrometer.observation.ObservationRegistry;
 final class LockObservations {
 
     /** The observation of a whole guarded call. */
-    static final String LOCK = "distributed.lock";
+    static final String LOCK = "distributed.lock.call";
 
     /** The observation of the work under a held lease. */
-    static final String HELD = "distributed.lock.held";
+    static final String HELD = "distributed.lock.work";
 
     private final ObservationRegistry registry;
 

@@ -49,7 +49,9 @@ public interface LockRepository {
      *
      * @param leases the acquisitions to renew
      * @param ttl the new lease length, counted from now
-     * @return the new expiry of every lease that was renewed; a lease missing from the map is gone
+     * @return the new expiry of every lease that was renewed. A lease missing from the map was not renewed: it is
+     *     gone, or its row was held locked by another session and passed over, not waited for (the JDBC store does
+     *     so); the watchdog renews each missing lease with {@link #renew} before it counts it lost
      */
     Map<LeaseKey, LockRecord> renewAll(Collection<LeaseKey> leases, Duration ttl);
 

@@ -35,7 +35,8 @@ interface Renewable {
     void unlockAfterRenewal();
 
     /**
-     * A renewal confirmed the lease.
+     * A renewal confirmed the lease. When the holder released it meanwhile, the renewal may have reached the database
+     * after the release and kept the lock held: the lease then sends its release again instead.
      *
      * @param record the lock with its new expiry
      * @param sentAtNanos when the renew statement was sent
@@ -51,9 +52,17 @@ interface Renewable {
     void renewalFailed(RuntimeException error);
 
     /**
-     * The lease is known lost.
+     * The lease ran out on this machine's clock before a renewal could confirm it: the holder can no longer trust it,
+     * although the database may still keep it a little longer (its release still goes to the database).
      *
      * @param reason why
      */
     void lost(String reason);
+
+    /**
+     * A statement found the lease gone: expired, or held by another owner. Its release sends nothing.
+     *
+     * @param reason why
+     */
+    void gone(String reason);
 }

@@ -276,21 +276,79 @@ public final class JdbcLockRepository implements LockRepository {
                 }
                 continue;
             }
-            TimedStatement statement = statements.renewAll(chunk.size());
-            Object[] args = LockStatements.renewAllArguments(ttlMillis, chunk);
-            List<LockRecord> records = renewals.run(RENEW, statement, connection -> {
-                if (statements.renewReturnsRow) {
-                    return executor.queryAll(connection, statement, statements::record, args);
-                }
-                executor.update(connection, statement, args);
-                return executor.queryAll(connection, statements.findAllOwned(chunk.size()), statements::record,
-                        LockStatements.pairs(chunk));
-            });
+            List<LockRecord> records = renewals.run(RENEW, statements.renewAll(chunk.size()),
+                    connection -> renewPassingOverLockedRows(connection, chunk, ttlMillis));
             for (LockRecord record : records) {
                 renewed.put(record.key(), record);
             }
         }
         return renewed;
+    }
+
+    /**
+     * Renews a batch without waiting for a row another session holds locked, so that one stuck row holds up neither
+     * the batch nor, through the rows the batch would keep locked while it waits, the releases of the other leases:
+     * where the dialect can, the batch gives up at once on such a row; then, or where it cannot, the free rows are
+     * locked first ({@code FOR UPDATE SKIP LOCKED}) and renewed in a transaction. A lease passed over is missing from
+     * the answer; the watchdog renews it on its own.
+     */
+    private List<LockRecord> renewPassingOverLockedRows(Connection connection, List<LeaseKey> chunk, long ttlMillis)
+            throws SQLException {
+        TimedStatement failing = statements.renewAllFailingOnLockedRows(chunk.size());
+        if (failing != null) {
+            try {
+                return renewChunk(connection, failing, chunk, ttlMillis);
+            }
+            catch (SQLException ex) {
+                if (!dialect.isLockedRow(ex)) {
+                    throw ex;
+                }
+            }
+        }
+        return inTransaction(connection, () -> {
+            List<LeaseKey> free = lockFree(connection, chunk);
+            return free.isEmpty() ? List.of()
+                    : renewChunk(connection, statements.renewAll(free.size()), free, ttlMillis);
+        });
+    }
+
+    private List<LockRecord> renewChunk(Connection connection, TimedStatement statement, List<LeaseKey> chunk,
+            long ttlMillis) throws SQLException {
+        Object[] args = LockStatements.renewAllArguments(ttlMillis, chunk);
+        if (statements.renewReturnsRow) {
+            return executor.queryAll(connection, statement, statements::record, args);
+        }
+        executor.update(connection, statement, args);
+        return executor.queryAll(connection, statements.findAllOwned(chunk.size()), statements::record,
+                LockStatements.pairs(chunk));
+    }
+
+    /** Locks the live rows of a batch that no other session holds locked, in the transaction in progress. */
+    private List<LeaseKey> lockFree(Connection connection, List<LeaseKey> chunk) throws SQLException {
+        return executor.queryAll(connection, statements.lockFree(chunk.size()),
+                rs -> new LeaseKey(rs.getString(1), rs.getString(2)), LockStatements.pairs(chunk));
+    }
+
+    /** Runs work in a transaction of its own on a connection in autocommit, and puts autocommit back. */
+    private static <T> T inTransaction(Connection connection, StatementExecutor.SqlCall<T> work) throws SQLException {
+        connection.setAutoCommit(false);
+        try {
+            T result = work.call();
+            connection.commit();
+            return result;
+        }
+        catch (SQLException | RuntimeException ex) {
+            try {
+                connection.rollback();
+            }
+            catch (SQLException rollback) {
+                ex.addSuppressed(rollback);
+            }
+            throw ex;
+        }
+        finally {
+            connection.setAutoCommit(true);
+        }
     }
 
     private List<LockRecord> renewByArrays(TimedStatement statement, long ttlMillis, List<LeaseKey> chunk) {
@@ -300,8 +358,8 @@ public final class JdbcLockRepository implements LockRepository {
             Array resourceArray = connection.createArrayOf("text", resources);
             Array ownerArray = connection.createArrayOf("text", owners);
             try {
-                return executor.queryAll(connection, statement, statements::record, ttlMillis, resourceArray,
-                        ownerArray);
+                return executor.queryAll(connection, statement, statements::record, resourceArray, ownerArray,
+                        ttlMillis);
             }
             finally {
                 resourceArray.free();

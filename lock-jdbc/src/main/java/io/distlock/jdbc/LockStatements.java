@@ -4,6 +4,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.UnaryOperator;
 
@@ -58,8 +59,8 @@ final class LockStatements {
     /** The token of a resource's live lock: tells the refusals of a forced release apart. */
     final TimedStatement liveToken;
 
-    /** Renews every lease of a batch, bound as two arrays; parameters TTL ms, resources, owners. Where the
-     *  dialect has it. */
+    /** Renews every lease of a batch, bound as two arrays; parameters resources, owners, TTL ms. Passes over rows
+     *  another session holds locked. Where the dialect has it. */
     final @Nullable TimedStatement renewAllByArrays;
 
     /** The live lock of a resource. */
@@ -83,6 +84,13 @@ final class LockStatements {
     private final Map<Integer, TimedStatement> renewAllBySize = new ConcurrentHashMap<>();
 
     private final Map<Integer, TimedStatement> findAllOwnedBySize = new ConcurrentHashMap<>();
+
+    private final Map<Integer, TimedStatement> lockFreeBySize = new ConcurrentHashMap<>();
+
+    private final Map<Integer, TimedStatement> renewAllFailingBySize = new ConcurrentHashMap<>();
+
+    /** Whether the dialect has a batch renewal that fails at once on a locked row. */
+    private final boolean failsOnLockedRows;
 
     LockStatements(LockDialect dialect, LockTableName table, TimeSource timeSource, UnaryOperator<String> bound,
             boolean durableRelease, @Nullable String channel) {
@@ -109,6 +117,7 @@ final class LockStatements {
         this.forceRelease = compile(notifyingForced != null ? notifyingForced : forced);
         String byArrays = dialect.renewAllByArrays(table.value());
         this.renewAllByArrays = byArrays != null ? compile(byArrays) : null;
+        this.failsOnLockedRows = dialect.failingOnLockedRows("UPDATE") != null;
         this.find = compile("SELECT %s FROM %s WHERE resource = ? AND expires_at > %s".formatted(COLUMNS, table, NOW));
         this.findOwned = compile("SELECT %s FROM %s WHERE resource = ? AND owner = ?".formatted(COLUMNS, table));
         this.findAll = compile("SELECT %s FROM %s WHERE expires_at > %s ORDER BY resource"
@@ -131,15 +140,42 @@ final class LockStatements {
 
     /**
      * Renews {@code size} live owned leases; parameters TTL ms, then resource and owner of each
-     * ({@link #renewAllArguments}).
+     * ({@link #renewAllArguments}). Waits for a row another session holds locked: run it on rows {@link #lockFree}
+     * locked first.
      */
     TimedStatement renewAll(int size) {
-        return renewAllBySize.computeIfAbsent(size, n -> {
-            String update = "UPDATE %s SET expires_at = %s WHERE %s AND expires_at > %s"
-                    .formatted(table, dialect.plusMillis(NOW, "?"), keyCondition(n), NOW);
-            String query = dialect.updateReturningRows(update);
-            return compile(query != null ? query : update);
-        });
+        return renewAllBySize.computeIfAbsent(size, n -> compile(renewAllText(n)));
+    }
+
+    /**
+     * As {@link #renewAll(int)}, failing at once on a row another session holds locked, where the dialect can
+     * ({@link LockDialect#failingOnLockedRows}).
+     *
+     * @return the statement, or {@code null} when the dialect cannot
+     */
+    @Nullable TimedStatement renewAllFailingOnLockedRows(int size) {
+        if (!failsOnLockedRows) {
+            return null;
+        }
+        return renewAllFailingBySize.computeIfAbsent(size,
+                n -> compile(Objects.requireNonNull(dialect.failingOnLockedRows(renewAllText(n)))));
+    }
+
+    private String renewAllText(int size) {
+        String update = "UPDATE %s SET expires_at = %s WHERE %s AND expires_at > %s"
+                .formatted(table, dialect.plusMillis(NOW, "?"), keyCondition(size), NOW);
+        String query = dialect.updateReturningRows(update);
+        return query != null ? query : update;
+    }
+
+    /**
+     * Locks the live rows of {@code size} resource and owner pairs, passing over those another session holds locked;
+     * answers their resource and owner. Parameters: resource and owner of each ({@link #pairs}).
+     */
+    TimedStatement lockFree(int size) {
+        return lockFreeBySize.computeIfAbsent(size, n -> compile(
+                "SELECT resource, owner FROM %s WHERE %s AND expires_at > %s FOR UPDATE SKIP LOCKED"
+                        .formatted(table, keyCondition(n), NOW)));
     }
 
     /**

@@ -2,6 +2,7 @@ package io.distlock.jdbc;
 
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -63,15 +64,21 @@ final class OwnConnections {
     }
 
     /**
-     * Takes a connection of its own, in autocommit and in no Spring-managed transaction.
+     * Takes a connection of its own, in autocommit and in no Spring-managed transaction, waiting for the data source
+     * at most the given time: a pool's own timeout (HikariCP's {@code connectionTimeout}, 30 seconds by default) is the
+     * application's, not the lock statements' bound. The wait is bounded by interrupting it, which pools answer by
+     * giving up; a data source that opens a connection in the calling thread (no pool) is bounded by its driver's
+     * connect timeout instead.
      *
+     * @param timeoutNanos how long to wait for the data source at most, or 0 for its own timeout
      * @return the connection
      * @throws SQLException when the data source cannot give one
+     * @throws ConnectionWaitTimeoutException when it gave none within the time
      * @throws InvalidDataAccessApiUsageException when it hands out a connection in manual-commit mode, or one a
      *     Spring-managed transaction holds; the connection is given back untouched
      */
-    Connection take() throws SQLException {
-        Connection connection = source.getConnection();
+    Connection take(long timeoutNanos) throws SQLException {
+        Connection connection = checkout(timeoutNanos);
         try {
             if (!connection.getAutoCommit()) {
                 throw new InvalidDataAccessApiUsageException("Lock statements need a connection of their own in "
@@ -95,6 +102,26 @@ final class OwnConnections {
             connection.close();
             throw ex;
         }
+    }
+
+    private Connection checkout(long timeoutNanos) throws SQLException {
+        if (timeoutNanos <= 0) {
+            return source.getConnection();
+        }
+        StatementCanceller.Checkout watch = StatementCanceller.watchCheckout(timeoutNanos);
+        Connection connection;
+        try {
+            connection = source.getConnection();
+        }
+        catch (SQLException | RuntimeException ex) {
+            if (StatementCanceller.endCheckout(watch)) {
+                throw new ConnectionWaitTimeoutException(describe(), Duration.ofNanos(timeoutNanos), ex);
+            }
+            throw ex;
+        }
+        // A connection that came just as the deadline passed is kept: the wait is over either way.
+        StatementCanceller.endCheckout(watch);
+        return connection;
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.distlock.jdbc;
 
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -23,8 +24,8 @@ final class SharedReleaseFeed {
 
     private final Set<Subscriber> subscribers = new CopyOnWriteArraySet<>();
 
-    /** How many subscribers watch each resource. */
-    private final Map<String, Integer> watchers = new ConcurrentHashMap<>();
+    /** How many subscribers watch each resource. Guarded by {@code this}. */
+    private final Map<String, Integer> watchers = new HashMap<>();
 
     /** Guarded by {@code this}. */
     private @Nullable ReleaseFeed feed;
@@ -61,8 +62,28 @@ final class SharedReleaseFeed {
         }
     }
 
-    private synchronized @Nullable ReleaseFeed feed() {
-        return feed;
+    /**
+     * Counts a subscriber more or less watching a resource, and has the feed beneath watch it from the first one on
+     * and stop after the last one: counting and telling the feed happen as one step, so that a subscriber leaving as
+     * another arrives cannot leave the feed beneath no longer watching a resource that one still waits for.
+     */
+    private synchronized void changeWatchers(String resource, int change) {
+        int before = watchers.getOrDefault(resource, 0);
+        int after = before + change;
+        if (after > 0) {
+            watchers.put(resource, after);
+        }
+        else {
+            watchers.remove(resource);
+        }
+        if (feed != null && (before == 0) != (after == 0)) {
+            if (after > 0) {
+                feed.watch(resource);
+            }
+            else {
+                feed.unwatch(resource);
+            }
+        }
     }
 
     /** One manager's subscription. */
@@ -78,22 +99,15 @@ final class SharedReleaseFeed {
 
         @Override
         public void watch(String resource) {
-            if (watched.add(resource) && watchers.merge(resource, 1, Integer::sum) == 1) {
-                ReleaseFeed beneath = feed();
-                if (beneath != null) {
-                    beneath.watch(resource);
-                }
+            if (watched.add(resource)) {
+                changeWatchers(resource, +1);
             }
         }
 
         @Override
         public void unwatch(String resource) {
-            if (watched.remove(resource)
-                    && watchers.computeIfPresent(resource, (key, count) -> count > 1 ? count - 1 : null) == null) {
-                ReleaseFeed beneath = feed();
-                if (beneath != null) {
-                    beneath.unwatch(resource);
-                }
+            if (watched.remove(resource)) {
+                changeWatchers(resource, -1);
             }
         }
 

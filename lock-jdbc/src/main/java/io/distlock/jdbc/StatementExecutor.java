@@ -23,6 +23,7 @@ import org.springframework.dao.DataAccessException;
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.dao.PessimisticLockingFailureException;
 import org.springframework.dao.QueryTimeoutException;
+import org.springframework.jdbc.CannotGetJdbcConnectionException;
 import org.springframework.jdbc.UncategorizedSQLException;
 import org.springframework.jdbc.datasource.DataSourceUtils;
 import org.springframework.jdbc.support.SQLErrorCodeSQLExceptionTranslator;
@@ -35,7 +36,8 @@ import org.springframework.jdbc.support.SQLExceptionTranslator;
  * Spring's {@link DataAccessException}s, and retries deadlocks and serialization failures, which roll back the whole
  * statement.
  *
- * <p>With a statement timeout, every statement on a connection of its own is bounded in time, as the dialect says:
+ * <p>With a statement timeout, the wait for a connection of its own is bounded by it ({@link OwnConnections#take}),
+ * and so is every statement on it, as the dialect says:
  * cancelled through JDBC once the timeout passed ({@link StatementCanceller}), a bound in the statement's text
  * (compiled in by {@link LockStatements}), or the session's lock timeout. A statement that runs out of time, including one waiting for a row lock held by another session, is
  * rolled back by the database and surfaces as a {@link QueryTimeoutException}, whatever the database's error code;
@@ -339,12 +341,20 @@ final class StatementExecutor {
     }
 
     DataAccessException translate(String task, @Nullable String sql, SQLException ex) {
+        if (ex instanceof ConnectionWaitTimeoutException) {
+            return new CannotGetJdbcConnectionException(task + " on " + table + ": " + ex.getMessage(), ex);
+        }
         if (isTimeout(ex)) {
             return new QueryTimeoutException(task + " on " + table + " ran out of time"
                     + (timeout != null ? " (statement timeout " + timeout + ")" : "") + ": " + ex.getMessage(), ex);
         }
-        DataAccessException translated = translator.translate(task + " on " + table, sql, ex);
-        return translated != null ? translated : new UncategorizedSQLException(task, sql, ex);
+        // The statement's text stays out of the message, which logs and exceptions repeat on every failure of an
+        // outage; it is logged at DEBUG.
+        if (sql != null) {
+            logger.debug("{} on {} failed: {}; SQL [{}]", task, table, ex.getMessage(), sql);
+        }
+        DataAccessException translated = translator.translate(task + " on " + table, null, ex);
+        return translated != null ? translated : new UncategorizedSQLException(task + " on " + table, null, ex);
     }
 
     /**
@@ -373,13 +383,14 @@ final class StatementExecutor {
     }
 
     /**
-     * Takes a connection of its own and prepares its session for lock statements.
+     * Takes a connection of its own, waiting for the data source at most the statement timeout, and prepares its
+     * session for lock statements.
      *
      * @return the connection, which gives itself back when closed
      * @throws SQLException when the data source cannot give one
      */
     OwnConnection open() throws SQLException {
-        return OwnConnection.open(own, sessions);
+        return OwnConnection.open(own, sessions, timeout != null ? timeout.toNanos() : 0);
     }
 
     /**
@@ -432,8 +443,8 @@ final class StatementExecutor {
     record OwnConnection(Connection connection, SessionSettings sessions, SessionSettings.Changes changes)
             implements AutoCloseable {
 
-        static OwnConnection open(OwnConnections own, SessionSettings sessions) throws SQLException {
-            Connection connection = own.take();
+        static OwnConnection open(OwnConnections own, SessionSettings sessions, long waitNanos) throws SQLException {
+            Connection connection = own.take(waitNanos);
             try {
                 return new OwnConnection(connection, sessions, sessions.prepare(connection));
             }

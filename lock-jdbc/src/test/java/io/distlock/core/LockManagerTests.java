@@ -13,6 +13,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 
 import javax.sql.DataSource;
 
@@ -248,6 +249,68 @@ class LockManagerTests {
     }
 
     @Test
+    void anOutageLongerThanALeaseLogsOneWarnLineForItsFailedRenewalsAndTheirStackTracesOnlyAtDebug() throws Exception {
+        ch.qos.logback.classic.Logger watchdogLog =
+                (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(LeaseWatchdog.class);
+        ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> events =
+                new ch.qos.logback.core.read.ListAppender<>();
+        events.start();
+        watchdogLog.addAppender(events);
+        FlakyDataSource flaky = new FlakyDataSource(TestDatabase.H2.dataSource());
+        java.util.concurrent.atomic.AtomicInteger failedRenewals = new java.util.concurrent.atomic.AtomicInteger();
+        LockObserver counting = new LockObserver() {
+            @Override
+            public void renewalFailed(Lease lease, RuntimeException error) {
+                failedRenewals.incrementAndGet();
+            }
+        };
+        try (LockManager manager = LockManager.builder(repository(flaky)).observer(counting).build()) {
+            CountDownLatch lost = new CountDownLatch(1);
+            manager.tryAcquire(resource(), Duration.ofSeconds(1)).orElseThrow()
+                    .onLost((l, reason) -> lost.countDown()).keepAlive(Duration.ofMinutes(1));
+            flaky.failing.set(true);
+            assertThat(lost.await(5, TimeUnit.SECONDS)).isTrue();
+            assertThat(failedRenewals.get()).as("renewals failed again and again").isGreaterThan(2);
+            List<ch.qos.logback.classic.spi.ILoggingEvent> warnings = events.list.stream()
+                    .filter(event -> event.getLevel().isGreaterOrEqual(ch.qos.logback.classic.Level.WARN)).toList();
+            assertThat(warnings).as("one WARN line for the outage").hasSize(1);
+            assertThat(warnings.get(0).getFormattedMessage()).contains("Could not renew").contains("simulated outage");
+            assertThat(warnings.get(0).getThrowableProxy()).as("no stack trace at WARN").isNull();
+        }
+        finally {
+            watchdogLog.detachAppender(events);
+        }
+    }
+
+    @Test
+    void aFailedRenewalOfManyLeasesIsOneWarnLineNamingTheFirstFiveAndHowMany() throws Exception {
+        ch.qos.logback.classic.Logger watchdogLog =
+                (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(LeaseWatchdog.class);
+        ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> events =
+                new ch.qos.logback.core.read.ListAppender<>();
+        events.start();
+        watchdogLog.addAppender(events);
+        FlakyDataSource flaky = new FlakyDataSource(TestDatabase.H2.dataSource());
+        try (LockManager manager = LockManager.builder(repository(flaky)).build()) {
+            CountDownLatch lost = new CountDownLatch(6);
+            for (int i = 0; i < 6; i++) {
+                manager.tryAcquire(resource(), Duration.ofSeconds(1)).orElseThrow()
+                        .onLost((l, reason) -> lost.countDown()).keepAlive(Duration.ofMinutes(1));
+            }
+            flaky.failing.set(true);
+            assertThat(lost.await(5, TimeUnit.SECONDS)).isTrue();
+            assertThat(events.list).filteredOn(event -> event.getLevel() == ch.qos.logback.classic.Level.WARN)
+                    .extracting(ch.qos.logback.classic.spi.ILoggingEvent::getFormattedMessage).first().asString()
+                    .matches("Could not renew 6 leases \\('manager:[^']+', 'manager:[^']+', 'manager:[^']+', "
+                            + "'manager:[^']+', 'manager:[^']+', …\\) with TTL PT1S; retrying until they would have "
+                            + "run out: .*simulated outage.*");
+        }
+        finally {
+            watchdogLog.detachAppender(events);
+        }
+    }
+
+    @Test
     void leaseIsLostOnceItsTtlRanOutWithoutRenewal() {
         Lease lease = locks.tryAcquire(resource(), Duration.ofMillis(200)).orElseThrow();
         await().atMost(Duration.ofSeconds(3)).until(lease::isLost);
@@ -362,15 +425,135 @@ class LockManagerTests {
     }
 
     @Test
-    void releasingALeaseAlreadyKnownLostReturnsAtOnceWithoutAStatement() throws Exception {
+    void releasingALeaseAStatementFoundGoneReturnsAtOnceWithoutAStatement() throws Exception {
         FlakyDataSource flaky = new FlakyDataSource(TestDatabase.H2.dataSource());
         try (LockManager manager = LockManager.builder(repository(flaky)).build()) {
-            Lease lease = manager.tryAcquire(resource(), Duration.ofMillis(150)).orElseThrow();
-            await().atMost(Duration.ofSeconds(3)).until(lease::isLost);
+            String resource = resource();
+            Lease lease = manager.tryAcquire(resource, Duration.ofSeconds(30)).orElseThrow();
+            manager.repository().release(resource, lease.owner());
+            assertThat(lease.renew(Duration.ofSeconds(30))).isEqualTo(LockResult.NOT_FOUND);
             flaky.failing.set(true);
             assertThat(lease.release()).isEqualTo(LockResult.NOT_FOUND);
             assertThat(flaky.refused).as("no connection asked for during the outage").hasValue(0);
+            assertThat(lease.lostReason()).hasValueSatisfying(reason -> assertThat(reason).contains("expired"));
+        }
+    }
+
+    @Test
+    void releasingALeaseThatRanOutOnlyOnThisMachinesClockFreesItsRowAndReportsItLost() {
+        JdbcLockRepository jdbc = repository(counting);
+        try (LockManager manager = LockManager.builder(jdbc).verifySchema(false).build()) {
+            String resource = resource();
+            Lease lease = manager.tryAcquire(resource, Duration.ofMillis(300)).orElseThrow();
+            // Live in the database for longer than the holder counts, as when the database started it later.
+            assertThat(jdbc.renew(resource, lease.owner(), Duration.ofMinutes(1)).status()).isEqualTo(LockResult.APPLIED);
+            await().atMost(Duration.ofSeconds(3)).until(lease::isLost);
+            assertThat(lease.release()).isEqualTo(LockResult.APPLIED);
+            assertThat(jdbc.find(resource)).as("the release reached the database").isEmpty();
             assertThat(lease.lostReason()).hasValueSatisfying(reason -> assertThat(reason).contains("ran out"));
+        }
+    }
+
+    @Test
+    void aManualRenewalInFlightDoesNotSetTheWatchdogSpinning() throws Exception {
+        HeldUpRenewals held = new HeldUpRenewals(repository(counting));
+        try (LockManager manager = LockManager.builder(held).verifySchema(false).build()) {
+            Lease lease = manager.acquire(LockRequest.of(resource(), Duration.ofSeconds(3))).orElseThrow();
+            ExecutorService pool = Executors.newSingleThreadExecutor();
+            try {
+                Future<LockResult> manual = pool.submit(() -> lease.renew(Duration.ofSeconds(30)));
+                assertThat(held.renewing.await(5, TimeUnit.SECONDS)).as("the manual renewal is in flight").isTrue();
+                long before = watchdogCpuNanos();
+                // The lease falls due a second after it was taken, and stays due while the manual renewal holds it.
+                await().pollDelay(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(4)).until(() -> true);
+                long spent = watchdogCpuNanos() - before;
+                held.resume.countDown();
+                assertThat(manual.get(5, TimeUnit.SECONDS)).isEqualTo(LockResult.APPLIED);
+                assertThat(Duration.ofNanos(spent)).as("the watchdog's CPU time while the lease was busy")
+                        .isLessThan(Duration.ofMillis(150));
+            }
+            finally {
+                pool.shutdownNow();
+            }
+            lease.release();
+        }
+    }
+
+    @Test
+    void aLeaseIsToldLostWithinOneRenewalIntervalOfRunningOutWhileItsRenewalIsHeldUp() throws Exception {
+        HeldUpRounds held = new HeldUpRounds(repository(counting));
+        try (LockManager manager = LockManager.builder(held).verifySchema(false).build()) {
+            Duration ttl = Duration.ofMillis(900);
+            AtomicReference<Long> toldAt = new AtomicReference<>();
+            CountDownLatch lost = new CountDownLatch(1);
+            long acquiredAt = System.nanoTime();
+            Lease lease = manager.acquire(LockRequest.of(resource(), ttl)).orElseThrow().onLost((l, reason) -> {
+                toldAt.set(System.nanoTime());
+                lost.countDown();
+            });
+            // The first round waits, as a statement waiting for a pooled connection of a database that went away would.
+            assertThat(lost.await(5, TimeUnit.SECONDS)).as("told while the round is still held up").isTrue();
+            assertThat(held.released.getCount()).as("the round had not come back").isEqualTo(1);
+            assertThat(Duration.ofNanos(toldAt.get() - acquiredAt)).as("from acquisition to the loss being told")
+                    .isLessThan(ttl.plus(ttl.dividedBy(3)).plusMillis(300));
+            held.released.countDown();
+            lease.release();
+        }
+    }
+
+    /** Delegates to a repository, holding every batch renewal up until the test lets it go (at most 5 s). */
+    private static final class HeldUpRounds extends DelegatingLockRepository {
+
+        final CountDownLatch released = new CountDownLatch(1);
+
+        HeldUpRounds(LockRepository delegate) {
+            super(delegate);
+        }
+
+        @Override
+        public java.util.Map<LeaseKey, LockRecord> renewAll(java.util.Collection<LeaseKey> leases, Duration ttl) {
+            try {
+                released.await(5, TimeUnit.SECONDS);
+            }
+            catch (InterruptedException ex) {
+                Thread.currentThread().interrupt();
+            }
+            return delegate().renewAll(leases, ttl);
+        }
+    }
+
+    private static long watchdogCpuNanos() {
+        java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
+        long total = 0;
+        for (Thread thread : Thread.getAllStackTraces().keySet()) {
+            if (thread.getName().startsWith("distlock-watchdog")) {
+                total += Math.max(0, threads.getThreadCpuTime(thread.getId()));
+            }
+        }
+        return total;
+    }
+
+    /** Delegates to a repository, holding up the first manual renewal until the test lets it go on. */
+    private static final class HeldUpRenewals extends DelegatingLockRepository {
+
+        final CountDownLatch renewing = new CountDownLatch(1);
+
+        final CountDownLatch resume = new CountDownLatch(1);
+
+        HeldUpRenewals(LockRepository delegate) {
+            super(delegate);
+        }
+
+        @Override
+        public RenewResult renew(String resource, String owner, Duration ttl) {
+            renewing.countDown();
+            try {
+                resume.await(5, TimeUnit.SECONDS);
+            }
+            catch (InterruptedException ex) {
+                Thread.currentThread().interrupt();
+            }
+            return delegate().renew(resource, owner, ttl);
         }
     }
 

@@ -17,7 +17,7 @@ import static io.micrometer.observation.tck.TestObservationRegistryAssert.assert
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * {@link LockManager#runLocked} as observations: {@code distributed.lock} for the call, {@code distributed.lock.held}
+ * {@link LockManager#runLocked} as observations: {@code distributed.lock.call} for the call, {@code distributed.lock.work}
  * for the work under the lease, nested in the caller's observation, with the lock's label and outcome as
  * low-cardinality key values and the resource and token as high-cardinality ones.
  */
@@ -51,7 +51,7 @@ class LockObservationsTests {
             }
             scheduled.stop();
         }
-        assertThat(registry).hasObservationWithNameEqualTo("distributed.lock").that()
+        assertThat(registry).hasObservationWithNameEqualTo("distributed.lock.call").that()
                 .hasBeenStarted().hasBeenStopped()
                 .hasContextualNameEqualTo("lock report:#{#month}")
                 .hasLowCardinalityKeyValue("lock", "report:#{#month}")
@@ -59,9 +59,9 @@ class LockObservationsTests {
                 .hasHighCardinalityKeyValue("resource", resource)
                 .hasHighCardinalityKeyValueWithKey("token")
                 .hasParentObservationContextMatching(parent -> parent.getName().equals("tasks.scheduled.execution"));
-        assertThat(registry).hasObservationWithNameEqualTo("distributed.lock.held").that()
+        assertThat(registry).hasObservationWithNameEqualTo("distributed.lock.work").that()
                 .hasBeenStopped()
-                .hasParentObservationContextMatching(parent -> parent.getName().equals("distributed.lock"));
+                .hasParentObservationContextMatching(parent -> parent.getName().equals("distributed.lock.call"));
     }
 
     @Test
@@ -71,9 +71,9 @@ class LockObservationsTests {
         try (LockManager locks = LockManager.builder(repository).observationRegistry(registry).build();
                 Lease holder = locks.tryAcquire(resource, Duration.ofMinutes(1)).orElseThrow()) {
             locks.runLocked(LockRequest.of(resource, Duration.ofMinutes(1)), lease -> null);
-            assertThat(registry).hasObservationWithNameEqualTo("distributed.lock").that()
+            assertThat(registry).hasObservationWithNameEqualTo("distributed.lock.call").that()
                     .hasLowCardinalityKeyValue("outcome", "not-acquired");
-            assertThat(registry).hasNumberOfObservationsWithNameEqualTo("distributed.lock.held", 0);
+            assertThat(registry).hasNumberOfObservationsWithNameEqualTo("distributed.lock.work", 0);
         }
         TestObservationRegistry failing = TestObservationRegistry.create();
         try (LockManager locks = LockManager.builder(repository).observationRegistry(failing).build()) {
@@ -82,9 +82,9 @@ class LockObservationsTests {
                     Duration.ofMinutes(1)), lease -> {
                         throw boom;
                     })).isSameAs(boom);
-            assertThat(failing).hasObservationWithNameEqualTo("distributed.lock").that()
+            assertThat(failing).hasObservationWithNameEqualTo("distributed.lock.call").that()
                     .hasLowCardinalityKeyValue("outcome", "error").hasError(boom);
-            assertThat(failing).hasObservationWithNameEqualTo("distributed.lock.held").that().hasError(boom);
+            assertThat(failing).hasObservationWithNameEqualTo("distributed.lock.work").that().hasError(boom);
         }
     }
 }

@@ -20,7 +20,8 @@ public enum OnLocked {
 
     /**
      * The call retries with exponential backoff and jitter for up to
-     * {@link DistributedLock#waitTimeout()}, then gives up as {@link #THROW} does.
+     * {@link DistributedLock#waitTimeout()}, then gives up as {@link #THROW} does; a lease found lost when the
+     * method returns is raised to the caller as {@link io.distlock.core.LockLostException}, as with {@link #THROW}.
      */
     WAIT
 }

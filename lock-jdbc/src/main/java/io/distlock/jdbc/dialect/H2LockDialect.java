@@ -136,7 +136,7 @@ final class H2LockDialect implements LockDialect {
 
     @Override
     public int maxRenewBatch() {
-        return 500;
+        return 1000;
     }
 
     @Override

@@ -162,7 +162,9 @@ public interface LockDialect {
      * ({@link java.sql.Connection#createArrayOf}), for a database that parses and plans one pair of parameters per
      * lease markedly slower. The same decision as the renewal of each lease on its own: a lease is extended only when
      * it is live and its owner's. Parameters: TTL in milliseconds, the resources, the owners (same length, lease by
-     * lease; no lease twice). Returns the renewed rows' {@link #COLUMNS}.
+     * lease; no lease twice), the TTL in milliseconds. Returns the renewed rows' {@link #COLUMNS}. A row another
+     * session holds locked is passed over, not waited for ({@code FOR UPDATE SKIP LOCKED}): it is missing from the
+     * answer, and the watchdog renews that lease on its own.
      *
      * @param table the lock table's name
      * @return the statement text; {@code null} (the default) to bind a pair of parameters per lease
@@ -185,6 +187,29 @@ public interface LockDialect {
      */
     default @Nullable String notifyingRelease(String release, String channel) {
         return null;
+    }
+
+    /**
+     * A batch renewal that gives up at once, rather than wait, when a row of the batch is held locked by another
+     * session, for a database whose {@code UPDATE} cannot pass over such rows: the batch then locks the rows it can
+     * with {@code SELECT … FOR UPDATE SKIP LOCKED} and renews those in a transaction. Without it, every batch takes
+     * that way.
+     *
+     * @param update the batch renewal
+     * @return the statement that fails at once on a locked row ({@link #isLockedRow}), or {@code null} (the default)
+     */
+    default @Nullable String failingOnLockedRows(String update) {
+        return null;
+    }
+
+    /**
+     * Whether a statement of {@link #failingOnLockedRows} failed on a row another session holds locked.
+     *
+     * @param ex the failure
+     * @return {@code false} by default
+     */
+    default boolean isLockedRow(SQLException ex) {
+        return false;
     }
 
     /**

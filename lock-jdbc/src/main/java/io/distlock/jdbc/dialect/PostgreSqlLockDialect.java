@@ -156,14 +156,21 @@ final class PostgreSqlLockDialect implements LockDialect {
     /**
      * A join with {@code unnest} of the two arrays, on the primary key: one statement text for every batch size,
      * which pgjdbc prepares once, and two parameters instead of two per lease (a batch of 1,000 leases renews about
-     * three times faster than with an {@code IN} list of pairs).
+     * three times faster than with an {@code IN} list of pairs). The rows are locked first, passing over those another
+     * session holds ({@code SKIP LOCKED}), so that one stuck row holds up neither the batch nor, through the row locks
+     * the batch would keep while it waits, the releases of the other leases; liveness is checked again by the update.
      */
     @Override
     public String renewAllByArrays(String table) {
         return """
+                WITH free AS (
+                    SELECT l.resource FROM %1$s AS l
+                    JOIN unnest(CAST(? AS text[]), CAST(? AS text[])) AS u(resource, owner)
+                        ON l.resource = u.resource AND l.owner = u.owner
+                    WHERE l.expires_at > {now}
+                    FOR UPDATE OF l SKIP LOCKED)
                 UPDATE %1$s AS l SET expires_at = %2$s
-                FROM unnest(CAST(? AS text[]), CAST(? AS text[])) AS u(resource, owner)
-                WHERE l.resource = u.resource AND l.owner = u.owner AND l.expires_at > {now}
+                FROM free WHERE l.resource = free.resource AND l.expires_at > {now}
                 RETURNING l.resource, l.owner, l.token, l.acquired_at, l.expires_at
                 """.formatted(table, plusMillis(NOW, "?"));
     }

@@ -7,14 +7,12 @@ import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.boot.health.contributor.Health;
 
 /**
- * UP when the lock table answers a cheap query, DOWN with the error otherwise; shows the leases this process holds
- * and how many it lost since start.
+ * UP when the lock table answers a cheap query within {@link LockTableHealth#DEADLINE}, DOWN with the error or with
+ * the lateness otherwise; shows the leases this process holds and how many it lost since start.
  */
 public class DistributedLockHealthIndicator extends AbstractHealthIndicator {
 
-    private final LockRepository repository;
-
-    private final LockManager manager;
+    private final LockTableHealth health;
 
     /**
      * Creates the indicator.
@@ -24,13 +22,12 @@ public class DistributedLockHealthIndicator extends AbstractHealthIndicator {
      */
     public DistributedLockHealthIndicator(LockRepository repository, LockManager manager) {
         super(LockTableHealth.FAILURE_MESSAGE);
-        this.repository = repository;
-        this.manager = manager;
+        this.health = new LockTableHealth(repository, manager);
     }
 
     @Override
-    protected void doHealthCheck(Health.Builder builder) {
-        LockTableHealth.check(repository, manager, builder::withDetail);
+    protected void doHealthCheck(Health.Builder builder) throws Exception {
+        health.check(builder::withDetail);
         builder.up();
     }
 }

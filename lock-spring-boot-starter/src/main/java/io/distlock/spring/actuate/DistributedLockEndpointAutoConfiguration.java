@@ -13,7 +13,8 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.context.annotation.Bean;
 
 /**
- * The {@code locks} Actuator endpoint, when Actuator is present and the endpoint is exposed.
+ * The {@code locks} Actuator endpoint, when Actuator is present and the endpoint is exposed, with its web extension
+ * (400 for lock names the library refuses, 503 when the lock store does not answer).
  */
 @AutoConfiguration(after = DistributedLockAutoConfiguration.class)
 @ConditionalOnClass(Endpoint.class)
@@ -25,5 +26,12 @@ public final class DistributedLockEndpointAutoConfiguration {
     @ConditionalOnMissingBean
     LocksEndpoint locksEndpoint(LockRepository lockRepository, LockManager lockManager) {
         return new LocksEndpoint(lockRepository, lockManager);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    @ConditionalOnBean(LocksEndpoint.class)
+    LocksEndpointWebExtension locksEndpointWebExtension(LocksEndpoint locksEndpoint) {
+        return new LocksEndpointWebExtension(locksEndpoint);
     }
 }

@@ -1,10 +1,14 @@
 package io.distlock.spring.aop;
 
 import java.lang.reflect.Method;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 
+import io.distlock.core.FailureLog;
 import io.distlock.core.LockLostException;
 import io.distlock.core.LockManager;
 import io.distlock.core.LockOutcome;
@@ -18,12 +22,18 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import org.springframework.aop.support.AopUtils;
+import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.dao.DataAccessException;
+import org.springframework.scheduling.annotation.Scheduled;
+import org.springframework.scheduling.annotation.Schedules;
 
 /**
  * Runs a {@link io.distlock.spring.DistributedLock} method through {@link LockManager#runLocked}: turns the
  * declaration and the call's arguments into a lock request, and the outcome into what the caller sees — the method's
- * result, {@code null} or {@code Optional.empty()} for a skipped call, or an exception as {@link OnLocked} says.
+ * result, {@code null} or {@code Optional.empty()} for a skipped call, or an exception as {@link OnLocked} says. A
+ * {@code @Scheduled} method whose lock store does not answer is skipped: only the scheduler would see the exception,
+ * and log it at ERROR with a stack trace on every run of an outage, so the failure is told here instead, one WARN
+ * line naming the method, the lock and the cause, repeated failures summarised ({@link FailureLog}).
  */
 final class DistributedLockInterceptor implements MethodInterceptor {
 
@@ -32,6 +42,9 @@ final class DistributedLockInterceptor implements MethodInterceptor {
     private final LockedMethods lockedMethods;
 
     private final Supplier<LockManager> lockManager;
+
+    /** Failures to reach the lock store of each scheduled method, told without flooding the log in an outage. */
+    private final Map<LockedMethod, FailureLog> storeFailures = new ConcurrentHashMap<>();
 
     DistributedLockInterceptor(LockedMethods lockedMethods, Supplier<LockManager> lockManager) {
         this.lockedMethods = lockedMethods;
@@ -49,8 +62,27 @@ final class DistributedLockInterceptor implements MethodInterceptor {
         }
         String resource = lockedMethods.resourceName(lockedMethod, target, targetClass, invocation.getArguments());
         LockOutcome<Object> outcome;
+        AtomicBoolean ran = new AtomicBoolean();
         try {
-            outcome = lockManager.get().runLocked(lockedMethod.request(resource), lease -> invocation.proceed());
+            outcome = lockManager.get().runLocked(lockedMethod.request(resource), lease -> {
+                ran.set(true);
+                return invocation.proceed();
+            });
+            if (!storeFailures.isEmpty()) {
+                FailureLog failures = storeFailures.get(lockedMethod);
+                if (failures != null && failures.failures() > 0) {
+                    failures.succeeded("Taking the lock of " + lockedMethod.description());
+                }
+            }
+        }
+        catch (DataAccessException ex) {
+            if (ran.get() || !isScheduled(lockedMethod)) {
+                throw ex;
+            }
+            // Only the scheduler would see it, and log it at ERROR with a stack trace on every run of an outage.
+            storeFailures(lockedMethod).failed("Skipped " + lockedMethod.description() + ": the lock store did not "
+                    + "answer for the lock on '" + resource + "'", ex);
+            return lockedMethod.returnsOptional() ? Optional.empty() : null;
         }
         catch (Throwable ex) {
             for (Throwable suppressed : ex.getSuppressed()) {
@@ -83,10 +115,20 @@ final class DistributedLockInterceptor implements MethodInterceptor {
     private @Nullable Object lost(LockedMethod lockedMethod, LockOutcome<Object> outcome) {
         LockLostException loss = Objects.requireNonNull(outcome.loss());
         warnLost(lockedMethod, "returned", loss);
-        if (lockedMethod.onLocked() == OnLocked.THROW) {
+        if (lockedMethod.onLocked() != OnLocked.SKIP) {
+            // WAIT gives up as THROW does, on a lost lease too.
             throw loss;
         }
         return outcome.value();
+    }
+
+    private FailureLog storeFailures(LockedMethod lockedMethod) {
+        return storeFailures.computeIfAbsent(lockedMethod, method -> new FailureLog(logger));
+    }
+
+    private static boolean isScheduled(LockedMethod lockedMethod) {
+        return AnnotatedElementUtils.hasAnnotation(lockedMethod.method(), Scheduled.class)
+                || AnnotatedElementUtils.hasAnnotation(lockedMethod.method(), Schedules.class);
     }
 
     private static void warnLost(LockedMethod lockedMethod, String how, LockLostException loss) {

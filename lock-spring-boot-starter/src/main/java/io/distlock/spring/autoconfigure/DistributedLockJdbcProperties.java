@@ -22,8 +22,10 @@ public class DistributedLockJdbcProperties {
             "classpath:io/distlock/jdbc/dialect/schema-@@platform@@.sql";
 
     /**
-     * Longest time each lock statement may run, waits for row locks held by other sessions included, at least 1s.
-     * An acquire that runs out of time answers "not acquired"; other statements fail with a QueryTimeoutException.
+     * Longest time each lock statement may run, waits for row locks held by other sessions included, and longest wait
+     * for a pooled connection, at least 1s. An acquire that runs out of time answers "not acquired"; other statements
+     * fail with a QueryTimeoutException; an operation that gets no connection in time fails with a
+     * CannotGetJdbcConnectionException.
      */
     private Duration statementTimeout = Duration.ofSeconds(5);
 

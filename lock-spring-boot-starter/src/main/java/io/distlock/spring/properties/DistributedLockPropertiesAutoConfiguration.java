@@ -9,7 +9,8 @@ import org.springframework.core.env.Environment;
 
 /**
  * Start-up checks of the {@code distributed-lock.*} configuration, whichever lock store is configured: keys that no
- * properties class binds and durations without a unit fail the start before any bean is created; with
+ * properties class binds and durations without a unit fail the start before any bean is created (and durations
+ * without a unit fail the binding too, whatever metadata is on the class path); with
  * {@code distributed-lock.enabled=false}, a warning names the guarded methods that run without their locks.
  */
 @AutoConfiguration
@@ -18,6 +19,11 @@ public final class DistributedLockPropertiesAutoConfiguration {
     @Bean
     static LockPropertiesValidator lockPropertiesValidator(Environment environment) {
         return new LockPropertiesValidator(environment);
+    }
+
+    @Bean
+    static UnitlessDurationBindHandlerAdvisor unitlessDurationBindHandlerAdvisor(Environment environment) {
+        return new UnitlessDurationBindHandlerAdvisor(environment);
     }
 
     /**

@@ -28,7 +28,8 @@ import org.springframework.core.env.Environment;
  * binds fails the start naming the key and the nearest known one (or is logged at WARN with
  * {@code distributed-lock.strict-properties=false}), and a duration property without a unit fails the start instead
  * of being read as milliseconds. The known keys and the duration properties come from the configuration metadata on
- * the class path. Keys are read from every property source that can list its names; environment variables cannot be
+ * the class path; without it, the binding still refuses durations without a unit
+ * ({@link UnitlessDurationBindHandlerAdvisor}). Keys are read from every property source that can list its names; environment variables cannot be
  * mapped back to one key and are not checked for typos, but their durations are.
  */
 final class LockPropertiesValidator implements BeanFactoryPostProcessor {
@@ -71,8 +72,7 @@ final class LockPropertiesValidator implements BeanFactoryPostProcessor {
             ConfigurationProperty property = find(duration);
             String value = property != null ? resolved(property.getValue()) : null;
             if (value != null && DurationText.lacksUnit(value)) {
-                unitless.add(duration + " = '" + value + "'" + origin(property) + " has no unit: a number alone is "
-                        + "not read as milliseconds; use " + DurationText.FORMS);
+                unitless.add(unitlessMessage(duration, value, property));
             }
         }
         for (ConfigurationProperty property : keys.values()) {
@@ -88,6 +88,20 @@ final class LockPropertiesValidator implements BeanFactoryPostProcessor {
         if (!unknown.isEmpty() || !unitless.isEmpty()) {
             throw new InvalidLockPropertiesException(unknown, unitless);
         }
+    }
+
+    /**
+     * Says that a duration property has no unit, naming the property, its value and where it came from.
+     *
+     * @param name the property
+     * @param value its value, placeholders resolved
+     * @param property where it came from
+     * @return the message
+     */
+    static String unitlessMessage(ConfigurationPropertyName name, String value,
+            @Nullable ConfigurationProperty property) {
+        return name + " = '" + value + "'" + origin(property) + " has no unit: a number alone is not read as "
+                + "milliseconds; use " + DurationText.FORMS;
     }
 
     private static String unknown(ConfigurationProperty property, LockPropertyMetadata metadata) {

@@ -16,8 +16,8 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName.Form;
+import org.springframework.boot.json.BasicJsonParser;
 import org.springframework.boot.json.JsonParser;
-import org.springframework.boot.json.JsonParserFactory;
 import org.springframework.core.io.Resource;
 import org.springframework.core.io.support.PathMatchingResourcePatternResolver;
 
@@ -25,6 +25,10 @@ import org.springframework.core.io.support.PathMatchingResourcePatternResolver;
  * The {@code distributed-lock.*} keys that the configuration metadata on the class path declares: the metadata the
  * configuration processor generates for every properties class of the starter and of any other module, merged with
  * the modules' additional metadata. Read at start-up, so keys added by other modules are known without a list here.
+ *
+ * <p>Read with Spring Boot's {@link BasicJsonParser} whatever JSON library the application has, so that the checks
+ * behave the same with Jackson, with Gson and with neither. That parser hands back the entries of a list after the
+ * first as text when whitespace precedes them, as in every generated metadata file; such an entry is parsed again.
  */
 final class LockPropertyMetadata {
 
@@ -54,14 +58,14 @@ final class LockPropertyMetadata {
      */
     static LockPropertyMetadata load(@Nullable ClassLoader classLoader) {
         PathMatchingResourcePatternResolver resolver = new PathMatchingResourcePatternResolver(classLoader);
-        JsonParser parser = JsonParserFactory.getJsonParser();
+        JsonParser parser = new BasicJsonParser();
         Map<ConfigurationPropertyName, @Nullable String> keys = new LinkedHashMap<>();
         for (String location : LOCATIONS) {
             try {
                 for (Resource resource : resolver.getResources(location)) {
                     String json = resource.getContentAsString(StandardCharsets.UTF_8);
                     if (json.contains("\"" + PREFIX + ".")) {
-                        read(parser.parseMap(json), keys);
+                        read(parser, parser.parseMap(json), keys);
                     }
                 }
             }
@@ -72,12 +76,15 @@ final class LockPropertyMetadata {
         return new LockPropertyMetadata(keys);
     }
 
-    private static void read(Map<String, Object> metadata, Map<ConfigurationPropertyName, @Nullable String> keys) {
+    private static void read(JsonParser parser, Map<String, Object> metadata,
+            Map<ConfigurationPropertyName, @Nullable String> keys) {
         if (!(metadata.get("properties") instanceof List<?> properties)) {
             return;
         }
         for (Object property : properties) {
-            if (property instanceof Map<?, ?> entry && entry.get("name") instanceof String name) {
+            Object parsed = property instanceof String text && text.strip().startsWith("{")
+                    ? parser.parseMap(text.strip()) : property;
+            if (parsed instanceof Map<?, ?> entry && entry.get("name") instanceof String name) {
                 ConfigurationPropertyName key = ConfigurationPropertyName.ofIfValid(name);
                 if (key != null && PREFIX.isAncestorOf(key)) {
                     String type = entry.get("type") instanceof String declared ? declared : null;

@@ -6,6 +6,7 @@ import io.distlock.jdbc.LockTableMissingException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import org.springframework.core.NestedExceptionUtils;
 import org.springframework.dao.DataAccessException;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ProblemDetail;
@@ -64,7 +65,9 @@ public class LockHttpExceptionHandler {
 
     @ExceptionHandler(DataAccessException.class)
     ResponseEntity<ProblemDetail> databaseUnavailable(DataAccessException ex) {
-        logger.warn("Lock API call failed in the database", ex);
+        logger.warn("Lock API call failed in the database: {}",
+                NestedExceptionUtils.getMostSpecificCause(ex).toString());
+        logger.debug("The database's failure", ex);
         return problem(HttpStatus.SERVICE_UNAVAILABLE, "unavailable", "Lock store unavailable",
                 "The lock table did not answer; the call changed nothing that will not expire by itself");
     }

@@ -89,6 +89,19 @@ class OperationsEndToEndTests {
     }
 
     @Test
+    void lockNamesTheLibraryRefusesAnswer400WithTheReasonOnReadAndForceRelease() throws Exception {
+        String overLong = "x".repeat(256);
+        for (String name : new String[] { overLong, "%20", "job%01eu" }) {
+            for (String method : new String[] { "GET", "DELETE" }) {
+                HttpResponse<String> answer = call(method, "/actuator/locks/" + name, null);
+                assertThat(answer.statusCode()).as("%s /actuator/locks/%s", method, name).isEqualTo(400);
+                assertThat(json.readTree(answer.body()).get("message").asString()).as("the reason")
+                        .containsAnyOf("255", "blank", "control character");
+            }
+        }
+    }
+
+    @Test
     void healthIsUpWithLeaseCountsAndMetricsShowRealValues() throws Exception {
         Lease lease = locks.tryAcquire("health:" + System.nanoTime(), Duration.ofMinutes(1)).orElseThrow();
         try {

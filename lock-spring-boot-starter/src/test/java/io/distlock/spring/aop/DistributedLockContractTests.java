@@ -265,6 +265,20 @@ abstract class DistributedLockContractTests {
     }
 
     @Test
+    void lostLeaseIsRaisedToTheCallerInWaitModeAsInThrowMode() {
+        String name = resource("lost-wait");
+        AtomicReference<Lease> thief = new AtomicReference<>();
+        try {
+            assertThatExceptionOfType(LockLostException.class)
+                .isThrownBy(() -> jobs.loseLeaseWaiting(name, () -> thief.set(steal(name))))
+                .withMessageContaining("'" + name + "'");
+        }
+        finally {
+            thief.get().release();
+        }
+    }
+
+    @Test
     void nestedCallOnTheSameResourceJoinsTheOuterLease() {
         String name = resource("nested");
         GuardedJobs.Nesting nesting = jobs.outer(name);

@@ -1,5 +1,10 @@
 package io.distlock.spring.aop;
 
+import io.distlock.core.LockRepository;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.dao.DataAccessResourceFailureException;
+import org.springframework.scheduling.annotation.Scheduled;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -28,6 +33,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * How the interceptor reaches beans under each proxying set-up, and what it does on a lost lease without
  * {@code distributed-lock.interrupt-on-loss}. Independent of the database, so on embedded H2 only.
  */
+@org.junit.jupiter.api.extension.ExtendWith(org.springframework.boot.test.system.OutputCaptureExtension.class)
 class DistributedLockInterceptorTests {
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
@@ -82,6 +88,82 @@ class DistributedLockInterceptorTests {
             assertThat(outcome).isEqualTo("lost, not interrupted");
             thief[0].release();
         });
+    }
+
+    @Test
+    void aScheduledMethodWhoseLockStoreFailsIsSkippedWithOneWarnLineAndOthersGetTheFailure(CapturedOutput output) {
+        FailingStore store = new FailingStore();
+        new ApplicationContextRunner()
+            .withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class, DistributedLockAutoConfiguration.class))
+            .withBean(LockRepository.class, () -> store)
+            .withBean(Ticks.class, Ticks::new)
+            .run(context -> {
+                Ticks ticks = context.getBean(Ticks.class);
+                store.failing = true;
+                for (int run = 0; run < 3; run++) {
+                    assertThat(ticks.tick()).as("skipped").isNull();
+                }
+                assertThat(ticks.runs()).as("the method did not run").isZero();
+                assertThat(output.getOut().lines().filter(line -> line.contains(" WARN ") && line.contains("tick()")))
+                    .singleElement().asString()
+                    .contains("Skipped " + Ticks.class.getName() + ".tick(): the lock store did not answer for the "
+                            + "lock on 'tick'")
+                    .contains("store down");
+                assertThatExceptionOfType(DataAccessResourceFailureException.class).as("not scheduled: thrown")
+                    .isThrownBy(ticks::direct);
+                store.failing = false;
+                assertThat(ticks.tick()).isEqualTo("ran");
+                assertThat(output.getOut()).contains("Taking the lock of " + Ticks.class.getName()
+                        + ".tick() works again after 3 failures");
+                assertThatExceptionOfType(DataAccessResourceFailureException.class)
+                    .as("the method's own failure is the caller's, scheduled or not").isThrownBy(ticks::failingWork);
+            });
+    }
+
+    /** A store whose acquire fails while told to, as one whose database went away. */
+    static final class FailingStore extends io.distlock.core.DelegatingLockRepository {
+
+        volatile boolean failing;
+
+        FailingStore() {
+            super(new InMemoryLockRepository());
+        }
+
+        @Override
+        public java.util.Optional<io.distlock.core.LockRecord> acquire(String resource, String owner, Duration ttl) {
+            if (failing) {
+                throw new DataAccessResourceFailureException("store down");
+            }
+            return super.acquire(resource, owner, ttl);
+        }
+    }
+
+    /** Scheduled and unscheduled guarded methods. */
+    public static class Ticks {
+
+        private final java.util.concurrent.atomic.AtomicInteger runs = new java.util.concurrent.atomic.AtomicInteger();
+
+        public int runs() {
+            return runs.get();
+        }
+
+        @Scheduled(fixedRate = 3_600_000, initialDelay = 3_600_000)
+        @DistributedLock(resource = "tick")
+        public String tick() {
+            runs.incrementAndGet();
+            return "ran";
+        }
+
+        @DistributedLock(resource = "direct")
+        public String direct() {
+            return "ran";
+        }
+
+        @Scheduled(fixedRate = 3_600_000, initialDelay = 3_600_000)
+        @DistributedLock(resource = "failing-work")
+        public String failingWork() {
+            throw new DataAccessResourceFailureException("the work's own database call");
+        }
     }
 
     /** A job declared on an interface. */

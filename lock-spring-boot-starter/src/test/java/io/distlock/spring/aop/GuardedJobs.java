@@ -143,6 +143,11 @@ public class GuardedJobs {
         return awaitLoss(steal);
     }
 
+    @DistributedLock(resource = "#{#name}", ttl = "PT2S", onLocked = OnLocked.WAIT, waitTimeout = "PT1S")
+    public LossSeen loseLeaseWaiting(String name, Runnable steal) {
+        return awaitLoss(steal);
+    }
+
     /** Lets {@code steal} take the lock, waits until the lease is known lost, then calls a nested guarded method. */
     @DistributedLock(resource = "#{#name}", ttl = "PT2S")
     public @Nullable Lease nestedAfterLoss(String name, Runnable steal) {

@@ -35,7 +35,7 @@ class ScheduledLockObservationTests {
         runner.run(context -> {
             TestObservationRegistry registry = context.getBean(TestObservationRegistry.class);
             await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(registry)
-                    .hasObservationWithNameEqualTo("distributed.lock").that()
+                    .hasObservationWithNameEqualTo("distributed.lock.call").that()
                     .hasLowCardinalityKeyValue("lock", "observed-job")
                     .hasLowCardinalityKeyValue("outcome", "ran")
                     .hasParentObservationContextMatching(parent -> parent.getName()

@@ -167,6 +167,26 @@ class LockPropertiesValidatorTests {
             });
     }
 
+    @Test
+    void withoutTheMetadataTheBindingItselfRefusesADurationWithoutAUnit() {
+        runner.withClassLoader(new FilteredClassLoader(
+                new ClassPathResource("META-INF/spring-configuration-metadata.json"),
+                new ClassPathResource("META-INF/additional-spring-configuration-metadata.json")))
+            .withPropertyValues("distributed-lock.default-ttl=30")
+            .run(context -> {
+                assertThat(context).hasFailed();
+                assertThat(context.getStartupFailure()).rootCause()
+                    .hasMessageContaining("distributed-lock.default-ttl = '30'" + TEST + " " + UNITLESS);
+            });
+        runner.withClassLoader(new FilteredClassLoader(
+                new ClassPathResource("META-INF/spring-configuration-metadata.json"),
+                new ClassPathResource("META-INF/additional-spring-configuration-metadata.json")))
+            .withPropertyValues("distributed-lock.jdbc.statement-timeout=${lock.timeout}", "lock.timeout=5")
+            .run(context -> assertThat(context.getStartupFailure()).rootCause()
+                .hasMessageContaining("distributed-lock.jdbc.statement-timeout = '5'")
+                .hasMessageContaining(UNITLESS));
+    }
+
     /** A class loader that also sees the metadata of a module declaring keys of its own, as lock-redis would. */
     private static ClassLoader moduleMetadata(Path dir) throws IOException {
         Path metaInf = Files.createDirectories(dir.resolve("META-INF"));
