@@ -305,7 +305,7 @@ public final class JdbcLockRepository implements LockRepository {
                 }
             }
         }
-        return inTransaction(connection, () -> {
+        return StatementExecutor.inTransaction(connection, () -> {
             List<LeaseKey> free = lockFree(connection, chunk);
             return free.isEmpty() ? List.of()
                     : renewChunk(connection, statements.renewAll(free.size()), free, ttlMillis);
@@ -327,28 +327,6 @@ public final class JdbcLockRepository implements LockRepository {
     private List<LeaseKey> lockFree(Connection connection, List<LeaseKey> chunk) throws SQLException {
         return executor.queryAll(connection, statements.lockFree(chunk.size()),
                 rs -> new LeaseKey(rs.getString(1), rs.getString(2)), LockStatements.pairs(chunk));
-    }
-
-    /** Runs work in a transaction of its own on a connection in autocommit, and puts autocommit back. */
-    private static <T> T inTransaction(Connection connection, StatementExecutor.SqlCall<T> work) throws SQLException {
-        connection.setAutoCommit(false);
-        try {
-            T result = work.call();
-            connection.commit();
-            return result;
-        }
-        catch (SQLException | RuntimeException ex) {
-            try {
-                connection.rollback();
-            }
-            catch (SQLException rollback) {
-                ex.addSuppressed(rollback);
-            }
-            throw ex;
-        }
-        finally {
-            connection.setAutoCommit(true);
-        }
     }
 
     private List<LockRecord> renewByArrays(TimedStatement statement, long ttlMillis, List<LeaseKey> chunk) {

@@ -1,8 +1,5 @@
 package io.distlock.spring;
 
-import io.distlock.spring.aop.DistributedLockAopConfiguration;
-import io.distlock.spring.slot.OncePerSlotConfiguration;
-
 import org.springframework.context.annotation.DeferredImportSelector;
 import org.springframework.core.type.AnnotationMetadata;
 
@@ -13,9 +10,15 @@ import org.springframework.core.type.AnnotationMetadata;
  */
 class DistributedLocksImportSelector implements DeferredImportSelector {
 
+    /**
+     * The configurations imported, by name: the annotation's package is what the aspects' packages import, so it
+     * names what it needs rather than importing them back.
+     */
+    static final String[] IMPORTS = { "io.distlock.spring.enable.EnableDistributedLocksConfiguration",
+        "io.distlock.spring.aop.DistributedLockAopConfiguration", "io.distlock.spring.slot.OncePerSlotConfiguration" };
+
     @Override
     public String[] selectImports(AnnotationMetadata importingClassMetadata) {
-        return new String[] { DistributedLocksConfiguration.class.getName(),
-                DistributedLockAopConfiguration.class.getName(), OncePerSlotConfiguration.class.getName() };
+        return IMPORTS.clone();
     }
 }

@@ -14,8 +14,9 @@ import io.distlock.jdbc.LockSchema;
 import io.distlock.jdbc.LockTableMissingException;
 import io.distlock.jdbc.LockTableName;
 import io.distlock.jdbc.dialect.LockDialects;
-import io.distlock.spring.aop.InvalidLockDeclarationException;
+import io.distlock.spring.aop.DistributedLockAopAutoConfiguration;
 import io.distlock.spring.autoconfigure.DistributedLockAutoConfiguration;
+import io.distlock.spring.support.InvalidLockDeclarationException;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.aop.support.AopUtils;
@@ -121,7 +122,7 @@ class EnableDistributedLocksTests {
     @Test
     void withSpringBootsAutoConfigurationTooTheContextHasOneSetOfBeans() {
         new ApplicationContextRunner()
-            .withConfiguration(AutoConfigurations.of(DistributedLockAutoConfiguration.class))
+            .withConfiguration(AutoConfigurations.of(DistributedLockAutoConfiguration.class, DistributedLockAopAutoConfiguration.class))
             .withUserConfiguration(PlainConfig.class, Jobs.class)
             .withPropertyValues("distributed-lock.table-name=plain_locks", "distributed-lock.cleanup.enabled=false")
             .run(context -> {

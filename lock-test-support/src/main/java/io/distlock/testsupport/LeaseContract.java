@@ -204,7 +204,7 @@ public abstract class LeaseContract {
         assertThat(next.token()).isGreaterThan(lease.token());
         long interval = Duration.ofSeconds(3).toMillis() / 3;
         assertThat(lost.await(interval + 1000, TimeUnit.MILLISECONDS)).as("told lost at its next renewal").isTrue();
-        assertThat(reason.get()).contains("expired or held by another owner");
+        assertThat(reason.get()).contains("held by another owner");
         assertThat(repository.find(resource).orElseThrow().owner()).isEqualTo(next.owner());
         next.release();
     }

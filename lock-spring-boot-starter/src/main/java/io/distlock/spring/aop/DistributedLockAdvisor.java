@@ -1,13 +1,13 @@
 package io.distlock.spring.aop;
 
 import io.distlock.spring.DistributedLock;
+import io.distlock.spring.support.AdviceOrder;
 import org.aopalliance.aop.Advice;
 
 import org.springframework.aop.Pointcut;
 import org.springframework.aop.support.AbstractPointcutAdvisor;
 import org.springframework.aop.support.ComposablePointcut;
 import org.springframework.aop.support.annotation.AnnotationMethodMatcher;
-import org.springframework.core.Ordered;
 import org.springframework.core.annotation.AnnotationUtils;
 
 /**
@@ -16,12 +16,6 @@ import org.springframework.core.annotation.AnnotationUtils;
  * so that a lock is released only after the transaction committed.
  */
 public final class DistributedLockAdvisor extends AbstractPointcutAdvisor {
-
-    /**
-     * The default order: just ahead of the transaction advisor (whose default is {@link Ordered#LOWEST_PRECEDENCE}),
-     * so the lock wraps the transaction.
-     */
-    public static final int DEFAULT_ORDER = Ordered.LOWEST_PRECEDENCE - 100;
 
     private static final long serialVersionUID = 1L;
 
@@ -32,13 +26,13 @@ public final class DistributedLockAdvisor extends AbstractPointcutAdvisor {
     private final transient DistributedLockInterceptor interceptor;
 
     /**
-     * Creates the advisor with the {@link #DEFAULT_ORDER}.
+     * Creates the advisor with the {@link AdviceOrder#DEFAULT} order.
      *
      * @param interceptor the advice
      */
     DistributedLockAdvisor(DistributedLockInterceptor interceptor) {
         this.interceptor = interceptor;
-        setOrder(DEFAULT_ORDER);
+        setOrder(AdviceOrder.DEFAULT);
     }
 
     @Override

@@ -6,6 +6,8 @@ import io.distlock.core.LockArguments;
 import io.distlock.core.LockManager;
 import io.distlock.core.LockRequest;
 import io.distlock.spring.autoconfigure.DistributedLockProperties;
+import io.distlock.spring.support.AdviceOrder;
+import io.distlock.spring.support.LockDeclarationListener;
 
 import org.springframework.aop.config.AopConfigUtils;
 import org.springframework.beans.factory.BeanFactory;
@@ -26,8 +28,9 @@ import org.springframework.util.function.SingletonSupplier;
 
 /**
  * The {@code @DistributedLock} aspect's beans: the parsed declarations, the advisor and the start-up check of every
- * declaration. Imported by {@link io.distlock.spring.autoconfigure.DistributedLockAutoConfiguration}; public only so
- * that it can be imported, while everything it wires stays inside this package.
+ * declaration. Imported by {@link DistributedLockAopAutoConfiguration} and by
+ * {@link io.distlock.spring.EnableDistributedLocks}; public only so that it can be imported, while everything it wires
+ * stays inside this package.
  */
 @Configuration(proxyBeanMethods = false)
 @Import(DistributedLockAopConfiguration.AutoProxyRegistrar.class)
@@ -60,7 +63,7 @@ public final class DistributedLockAopConfiguration {
                 SingletonSupplier.of(lockManager::getObject)));
         // Bound from the environment: advisors are created before configuration properties beans can be.
         advisor.setOrder(Binder.get(environment).bind("distributed-lock.aop-order", Integer.class)
-            .orElse(DistributedLockAdvisor.DEFAULT_ORDER));
+            .orElse(AdviceOrder.DEFAULT));
         return advisor;
     }
 

@@ -15,6 +15,8 @@ import io.distlock.core.LockRequest;
 import io.distlock.spring.DistributedLock;
 import io.distlock.spring.OnLocked;
 import io.distlock.spring.support.AsynchronousResults;
+import io.distlock.spring.support.DurationText;
+import io.distlock.spring.support.InvalidLockDeclarationException;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.BeanFactory;

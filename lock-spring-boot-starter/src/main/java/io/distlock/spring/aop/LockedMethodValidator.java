@@ -7,6 +7,8 @@ import java.util.List;
 import java.util.Set;
 
 import io.distlock.spring.support.AdvisedMethods;
+import io.distlock.spring.support.InvalidLockDeclarationException;
+import io.distlock.spring.support.LockDeclarationListener;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

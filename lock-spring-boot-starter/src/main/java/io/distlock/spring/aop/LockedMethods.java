@@ -11,6 +11,7 @@ import java.util.function.Supplier;
 
 import io.distlock.spring.DistributedLock;
 import io.distlock.spring.support.AdvisedMethods;
+import io.distlock.spring.support.InvalidLockDeclarationException;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.aop.support.AopUtils;

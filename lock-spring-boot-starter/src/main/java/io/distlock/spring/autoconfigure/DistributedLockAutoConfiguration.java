@@ -7,12 +7,12 @@ import java.util.Locale;
 import javax.sql.DataSource;
 
 import io.distlock.core.LeaseLostListener;
-import io.distlock.core.LockArguments;
-import io.distlock.core.LockRequest;
 import io.distlock.core.LeaseWatchdog;
+import io.distlock.core.LockArguments;
 import io.distlock.core.LockManager;
 import io.distlock.core.LockObserver;
 import io.distlock.core.LockRepository;
+import io.distlock.core.LockRequest;
 import io.distlock.core.OwnerGenerator;
 import io.distlock.core.RandomOwnerGenerator;
 import io.distlock.core.WatchdogSettings;
@@ -21,7 +21,6 @@ import io.distlock.jdbc.LockTableMissingException;
 import io.distlock.jdbc.dialect.LockDialect;
 import io.distlock.jdbc.dialect.LockDialects;
 import io.distlock.spring.DistributedLockDataSource;
-import io.distlock.spring.aop.DistributedLockAopConfiguration;
 import io.micrometer.observation.ObservationRegistry;
 import org.jspecify.annotations.Nullable;
 
@@ -29,8 +28,8 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.AnyNestedCondition;
 import org.springframework.boot.autoconfigure.condition.ConditionMessage;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionOutcome;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -45,16 +44,16 @@ import org.springframework.boot.sql.init.DatabaseInitializationMode;
 import org.springframework.boot.sql.init.dependency.DatabaseInitializationDependencyConfigurer;
 import org.springframework.boot.sql.init.dependency.DependsOnDatabaseInitialization;
 import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.ConditionContext;
+import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 import org.springframework.core.type.AnnotatedTypeMetadata;
 
 /**
  * Auto-configuration of distributed locks on the application's single {@link DataSource}: the lock repository,
- * owner generator, lease watchdog and lock manager, the {@code @DistributedLock} advisor with the start-up check of
- * every declaration, and the lock table's schema initialisation. Every bean backs off when the application defines
+ * owner generator, lease watchdog and lock manager, and the lock table's schema initialisation (the
+ * {@code @DistributedLock} advisor is {@link io.distlock.spring.aop.DistributedLockAopAutoConfiguration}'s). Every bean backs off when the application defines
  * its own. It runs after the data source's auto-configuration, named as Spring Boot 4 and Spring Boot 3 call it: run
  * before it, the data source condition would find no data source and skip every lock bean without a word.
  */
@@ -68,7 +67,7 @@ import org.springframework.core.type.AnnotatedTypeMetadata;
 @Conditional(DistributedLockAutoConfiguration.OnLockStoreCondition.class)
 @ConditionalOnBooleanProperty(name = "distributed-lock.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(DistributedLockProperties.class)
-@Import({ DatabaseInitializationDependencyConfigurer.class, DistributedLockAopConfiguration.class })
+@Import(DatabaseInitializationDependencyConfigurer.class)
 public final class DistributedLockAutoConfiguration {
 
     private static final String START_OR_LAZY = "Start the database, or set distributed-lock.startup-check=lazy "

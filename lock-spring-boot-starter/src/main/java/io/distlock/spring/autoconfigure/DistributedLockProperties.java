@@ -3,7 +3,7 @@ package io.distlock.spring.autoconfigure;
 import java.time.Duration;
 
 import io.distlock.core.TimeSource;
-import io.distlock.spring.aop.DistributedLockAdvisor;
+import io.distlock.spring.support.AdviceOrder;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -67,7 +67,7 @@ public class DistributedLockProperties {
      * Order of the @DistributedLock advisor among other advisors. The default places it just outside
      * the @Transactional advisor, so that locks are released after the commit.
      */
-    private int aopOrder = DistributedLockAdvisor.DEFAULT_ORDER;
+    private int aopOrder = AdviceOrder.DEFAULT;
 
     /**
      * When the lock table is checked: at start-up, failing it when the database is down or the table is missing

@@ -13,7 +13,7 @@ import io.distlock.core.LockObserver;
 import io.distlock.core.MissedSlots;
 import io.distlock.core.OwnerFingerprint;
 import io.distlock.jdbc.FencingListener;
-import io.distlock.spring.aop.LockDeclarationListener;
+import io.distlock.spring.support.LockDeclarationListener;
 
 /**
  * The latest lock events this instance saw, for the dashboard: lost leases, refused fenced writes, crashed and missed

@@ -2,7 +2,7 @@ package io.distlock.spring.properties;
 
 import java.time.Duration;
 
-import io.distlock.spring.aop.DurationText;
+import io.distlock.spring.support.DurationText;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.ConfigurationPropertiesBindHandlerAdvisor;

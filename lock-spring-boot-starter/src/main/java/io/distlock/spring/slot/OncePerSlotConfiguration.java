@@ -1,9 +1,9 @@
 package io.distlock.spring.slot;
 
 import io.distlock.core.LockManager;
-import io.distlock.spring.aop.DistributedLockAdvisor;
-import io.distlock.spring.aop.LockDeclarationListener;
 import io.distlock.spring.autoconfigure.DistributedLockProperties;
+import io.distlock.spring.support.AdviceOrder;
+import io.distlock.spring.support.LockDeclarationListener;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanDefinition;
@@ -51,7 +51,7 @@ public final class OncePerSlotConfiguration {
         OncePerSlotInterceptor interceptor = new OncePerSlotInterceptor(slotMethods,
                 SingletonSupplier.of(lockManager::getObject), slotSchedulers);
         return new OncePerSlotAdvisor(interceptor, Binder.get(environment)
-            .bind("distributed-lock.aop-order", Integer.class).orElse(DistributedLockAdvisor.DEFAULT_ORDER));
+            .bind("distributed-lock.aop-order", Integer.class).orElse(AdviceOrder.DEFAULT));
     }
 
     @Bean

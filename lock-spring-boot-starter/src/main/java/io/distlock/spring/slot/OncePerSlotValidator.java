@@ -10,9 +10,9 @@ import java.util.stream.Collectors;
 
 import io.distlock.core.CrashPolicy;
 import io.distlock.core.LockManager;
-import io.distlock.spring.aop.InvalidLockDeclarationException;
-import io.distlock.spring.aop.LockDeclarationListener;
 import io.distlock.spring.support.AdvisedMethods;
+import io.distlock.spring.support.InvalidLockDeclarationException;
+import io.distlock.spring.support.LockDeclarationListener;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

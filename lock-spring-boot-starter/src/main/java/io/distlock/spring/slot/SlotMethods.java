@@ -16,11 +16,11 @@ import io.distlock.core.LockArguments;
 import io.distlock.core.LockRequest;
 import io.distlock.spring.DistributedLock;
 import io.distlock.spring.OncePerSlot;
-import io.distlock.spring.aop.DurationText;
-import io.distlock.spring.aop.InvalidLockDeclarationException;
 import io.distlock.spring.autoconfigure.DistributedLockProperties;
 import io.distlock.spring.support.AdvisedMethods;
 import io.distlock.spring.support.AsynchronousResults;
+import io.distlock.spring.support.DurationText;
+import io.distlock.spring.support.InvalidLockDeclarationException;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.aop.support.AopUtils;

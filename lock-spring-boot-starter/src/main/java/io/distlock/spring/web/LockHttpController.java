@@ -7,7 +7,7 @@ import io.distlock.core.LockRecord;
 import io.distlock.core.LockRepository;
 import io.distlock.core.LockResult;
 import io.distlock.core.RenewResult;
-import io.distlock.spring.aop.DurationText;
+import io.distlock.spring.support.DurationText;
 import jakarta.servlet.http.HttpServletRequest;
 import org.jspecify.annotations.Nullable;
 

@@ -3,6 +3,7 @@ package io.distlock.spring.actuate;
 import io.distlock.core.LockManager;
 import io.distlock.jdbc.JdbcLockRepository;
 import io.distlock.jdbc.LockTableName;
+import io.distlock.spring.aop.DistributedLockAopAutoConfiguration;
 import io.distlock.testsupport.TestDatabase;
 import org.junit.jupiter.api.Test;
 
@@ -42,7 +43,7 @@ class DistributedLockHealthIndicatorTests {
     void actuatorPiecesBackOffWithoutActuatorOrHealthSupport() {
         ApplicationContextRunner runner = new ApplicationContextRunner()
             .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class,
-                    DistributedLockAutoConfiguration.class, DistributedLockEndpointAutoConfiguration.class,
+                    DistributedLockAutoConfiguration.class, DistributedLockAopAutoConfiguration.class, DistributedLockEndpointAutoConfiguration.class,
                     DistributedLockHealthAutoConfiguration.class))
             .withPropertyValues("spring.datasource.url=jdbc:h2:mem:actuate-backoff",
                     "management.endpoints.jmx.exposure.include=locks", "spring.jmx.enabled=true");

@@ -7,9 +7,9 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 
 import io.distlock.core.Lease;
-import io.distlock.core.LockRequest;
 import io.distlock.core.LockManager;
 import io.distlock.core.LockRepository;
+import io.distlock.core.LockRequest;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;

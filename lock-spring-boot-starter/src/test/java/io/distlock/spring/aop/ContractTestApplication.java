@@ -26,7 +26,7 @@ import org.springframework.context.support.GenericApplicationContext;
 @Configuration(proxyBeanMethods = false)
 @ImportAutoConfiguration({ PropertyPlaceholderAutoConfiguration.class, AopAutoConfiguration.class,
         DataSourceTransactionManagerAutoConfiguration.class, TransactionAutoConfiguration.class,
-        DistributedLockAutoConfiguration.class })
+        DistributedLockAutoConfiguration.class, DistributedLockAopAutoConfiguration.class })
 class ContractTestApplication {
 
     @Bean

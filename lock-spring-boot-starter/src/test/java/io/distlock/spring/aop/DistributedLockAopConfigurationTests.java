@@ -27,7 +27,7 @@ class DistributedLockAopConfigurationTests {
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
         .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class,
-                DistributedLockAutoConfiguration.class));
+                DistributedLockAutoConfiguration.class, DistributedLockAopAutoConfiguration.class));
 
     @Test
     void aUserDefinedAdvisorWins() {

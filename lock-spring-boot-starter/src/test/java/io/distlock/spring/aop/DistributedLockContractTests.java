@@ -8,6 +8,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
 
+import io.distlock.core.CurrentLease;
 import io.distlock.core.Lease;
 import io.distlock.core.LockLostException;
 import io.distlock.core.LockManager;
@@ -15,7 +16,6 @@ import io.distlock.core.LockRecord;
 import io.distlock.core.LockRepository;
 import io.distlock.core.OwnerFingerprint;
 import io.distlock.jdbc.LockTableName;
-import io.distlock.core.CurrentLease;
 import io.distlock.spring.LockNotAcquiredException;
 import io.distlock.testsupport.TestDatabase;
 import org.junit.jupiter.api.AfterAll;

@@ -12,9 +12,9 @@ import java.util.function.Consumer;
 
 import javax.sql.DataSource;
 
+import io.distlock.core.CurrentLease;
 import io.distlock.core.Lease;
 import io.distlock.core.LockManager;
-import io.distlock.core.CurrentLease;
 import io.distlock.spring.DistributedLock;
 import io.distlock.spring.autoconfigure.DistributedLockAutoConfiguration;
 import org.junit.jupiter.api.Test;
@@ -38,7 +38,7 @@ class DistributedLockInterceptorTests {
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
         .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class, AopAutoConfiguration.class,
-                DistributedLockAutoConfiguration.class))
+                DistributedLockAutoConfiguration.class, DistributedLockAopAutoConfiguration.class))
         .withBean(ReportJob.class, MonthlyReportJob::new);
 
     @Test
@@ -94,7 +94,7 @@ class DistributedLockInterceptorTests {
     void aScheduledMethodWhoseLockStoreFailsIsSkippedWithOneWarnLineAndOthersGetTheFailure(CapturedOutput output) {
         FailingStore store = new FailingStore();
         new ApplicationContextRunner()
-            .withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class, DistributedLockAutoConfiguration.class))
+            .withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class, DistributedLockAutoConfiguration.class, DistributedLockAopAutoConfiguration.class))
             .withBean(LockRepository.class, () -> store)
             .withBean(Ticks.class, Ticks::new)
             .run(context -> {

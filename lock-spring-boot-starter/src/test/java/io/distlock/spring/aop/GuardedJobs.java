@@ -8,11 +8,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
+import io.distlock.core.CurrentLease;
 import io.distlock.core.Lease;
 import io.distlock.core.LockLostException;
 import io.distlock.core.LockManager;
 import io.distlock.core.LockRecord;
-import io.distlock.core.CurrentLease;
 import io.distlock.spring.DistributedLock;
 import io.distlock.spring.OnLocked;
 import io.distlock.testsupport.CountingDataSource;

@@ -4,6 +4,8 @@ import io.distlock.spring.OncePerSlot;
 import io.distlock.spring.StartupFailures;
 import io.distlock.spring.autoconfigure.DistributedLockAutoConfiguration;
 import io.distlock.spring.slot.DistributedLockSlotAutoConfiguration;
+import io.distlock.spring.support.DurationText;
+import io.distlock.spring.support.InvalidLockDeclarationException;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -22,7 +24,7 @@ class InvalidLockDeclarationFailureAnalyzerTests {
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
         .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class,
-                DistributedLockAutoConfiguration.class, DistributedLockSlotAutoConfiguration.class))
+                DistributedLockAutoConfiguration.class, DistributedLockAopAutoConfiguration.class, DistributedLockSlotAutoConfiguration.class))
         .withPropertyValues("distributed-lock.cleanup.enabled=false");
 
     @Test

@@ -10,6 +10,7 @@ import java.util.Set;
 import io.distlock.spring.DistributedLock;
 import io.distlock.spring.OnLocked;
 import io.distlock.spring.autoconfigure.DistributedLockAutoConfiguration;
+import io.distlock.spring.support.InvalidLockDeclarationException;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -30,7 +31,7 @@ class LockedMethodValidatorTests {
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
         .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class, AopAutoConfiguration.class,
-                DistributedLockAutoConfiguration.class));
+                DistributedLockAutoConfiguration.class, DistributedLockAopAutoConfiguration.class));
 
     @Test
     void validDeclarationsStart() {

@@ -33,7 +33,7 @@ class ResourceTemplateTests {
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
         .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class, AopAutoConfiguration.class,
-                DistributedLockAutoConfiguration.class))
+                DistributedLockAutoConfiguration.class, DistributedLockAopAutoConfiguration.class))
         .withPropertyValues("spring.datasource.url=jdbc:h2:mem:templates-" + UUID.randomUUID())
         .withBean(Templates.class)
         .withBean("plainBean", Plain.class);

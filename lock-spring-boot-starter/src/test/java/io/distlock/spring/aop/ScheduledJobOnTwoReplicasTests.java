@@ -12,8 +12,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 
-import io.distlock.core.Lease;
 import io.distlock.core.CurrentLease;
+import io.distlock.core.Lease;
 import io.distlock.spring.DistributedLock;
 import io.distlock.spring.autoconfigure.DistributedLockAutoConfiguration;
 import org.junit.jupiter.api.Test;
@@ -103,7 +103,7 @@ class ScheduledJobOnTwoReplicasTests {
     @Configuration(proxyBeanMethods = false)
     @EnableScheduling
     @ImportAutoConfiguration({ DataSourceAutoConfiguration.class, AopAutoConfiguration.class,
-            DistributedLockAutoConfiguration.class })
+            DistributedLockAutoConfiguration.class, DistributedLockAopAutoConfiguration.class })
     static class ReplicaApplication {
 
         @Bean

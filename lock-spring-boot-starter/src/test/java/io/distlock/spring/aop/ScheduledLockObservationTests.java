@@ -27,7 +27,7 @@ class ScheduledLockObservationTests {
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
         .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class,
-                DistributedLockAutoConfiguration.class))
+                DistributedLockAutoConfiguration.class, DistributedLockAopAutoConfiguration.class))
         .withUserConfiguration(ObservedScheduling.class);
 
     @Test

@@ -9,6 +9,7 @@ import java.util.function.Predicate;
 
 import com.zaxxer.hikari.HikariConfig;
 import io.distlock.spring.DistributedLock;
+import io.distlock.spring.aop.DistributedLockAopAutoConfiguration;
 import io.distlock.spring.aop.LockExpressionRoot;
 import io.distlock.spring.autoconfigure.DistributedLockAutoConfiguration;
 import io.distlock.spring.properties.DistributedLockPropertiesAutoConfiguration;
@@ -115,7 +116,7 @@ class DistributedLockRuntimeHintsTests {
     }
 
     @Configuration(proxyBeanMethods = false)
-    @ImportAutoConfiguration({ DataSourceAutoConfiguration.class, DistributedLockAutoConfiguration.class,
+    @ImportAutoConfiguration({ DataSourceAutoConfiguration.class, DistributedLockAutoConfiguration.class, DistributedLockAopAutoConfiguration.class,
             DistributedLockSlotAutoConfiguration.class, DistributedLockPropertiesAutoConfiguration.class })
     static class Application {
 

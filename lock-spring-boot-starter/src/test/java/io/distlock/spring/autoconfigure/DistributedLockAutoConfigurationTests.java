@@ -29,6 +29,7 @@ import io.distlock.jdbc.dialect.LockDialect;
 import io.distlock.jdbc.dialect.LockDialects;
 import io.distlock.spring.DistributedLockDataSource;
 import io.distlock.spring.aop.DistributedLockAdvisor;
+import io.distlock.spring.aop.DistributedLockAopAutoConfiguration;
 import io.distlock.testsupport.TestDatabase;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -62,7 +63,7 @@ class DistributedLockAutoConfigurationTests {
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
         .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class,
                 DataSourceTransactionManagerAutoConfiguration.class, TransactionAutoConfiguration.class,
-                DistributedLockAutoConfiguration.class));
+                DistributedLockAutoConfiguration.class, DistributedLockAopAutoConfiguration.class));
 
     @Test
     void providesEveryLockBeanWhenThereIsADataSource() {
@@ -81,13 +82,13 @@ class DistributedLockAutoConfigurationTests {
                 .hasSingleBean(DistributedLockJdbcProperties.class);
             assertThat(context.getBean(LockManager.class).watchdog()).isSameAs(context.getBean(LeaseWatchdog.class));
             assertThat(context.getBean(DistributedLockAdvisor.class).getOrder())
-                .isEqualTo(DistributedLockAdvisor.DEFAULT_ORDER);
+                .isEqualTo(io.distlock.spring.support.AdviceOrder.DEFAULT);
         });
     }
 
     @Test
     void backsOffWithoutADataSource() {
-        new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(DistributedLockAutoConfiguration.class))
+        new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(DistributedLockAutoConfiguration.class, DistributedLockAopAutoConfiguration.class))
             .run(context -> assertThat(context).hasNotFailed()
                 .doesNotHaveBean(LockRepository.class)
                 .doesNotHaveBean(LockManager.class)
@@ -96,7 +97,7 @@ class DistributedLockAutoConfigurationTests {
 
     @Test
     void backsOffWhenNoDataSourceIsTheSingleCandidate() {
-        new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(DistributedLockAutoConfiguration.class))
+        new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(DistributedLockAutoConfiguration.class, DistributedLockAopAutoConfiguration.class))
             .withBean("first", DataSource.class, DistributedLockAutoConfigurationTests::embeddedLockDatabase)
             .withBean("second", DataSource.class, DistributedLockAutoConfigurationTests::embeddedLockDatabase)
             .run(context -> assertThat(context).hasNotFailed().doesNotHaveBean(LockManager.class));
@@ -119,7 +120,7 @@ class DistributedLockAutoConfigurationTests {
 
     @Test
     void aDataSourceMarkedForLocksIsUsedWhenNoneOfSeveralIsPrimary() {
-        new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(DistributedLockAutoConfiguration.class))
+        new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(DistributedLockAutoConfiguration.class, DistributedLockAopAutoConfiguration.class))
             .withBean("first", DataSource.class, DistributedLockAutoConfigurationTests::embeddedLockDatabase)
             .withUserConfiguration(MarkedLockDataSource.class)
             .run(context -> {
@@ -184,7 +185,7 @@ class DistributedLockAutoConfigurationTests {
 
     @Test
     void leavesTheSchemaAloneWithoutBootsScriptInitializer() {
-        new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(DistributedLockAutoConfiguration.class))
+        new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(DistributedLockAutoConfiguration.class, DistributedLockAopAutoConfiguration.class))
             .withClassLoader(new FilteredClassLoader(DataSourceScriptDatabaseInitializer.class))
             .withBean(DataSource.class, DistributedLockAutoConfigurationTests::embeddedLockDatabase)
             .run(context -> assertThat(context).hasNotFailed()
@@ -368,7 +369,7 @@ class DistributedLockAutoConfigurationTests {
             .substring(0, 12));
         try {
             new ApplicationContextRunner()
-                .withConfiguration(AutoConfigurations.of(DistributedLockAutoConfiguration.class))
+                .withConfiguration(AutoConfigurations.of(DistributedLockAutoConfiguration.class, DistributedLockAopAutoConfiguration.class))
                 .withBean(DataSource.class, () -> dataSource)
                 .withPropertyValues("distributed-lock.jdbc.initialize-schema=always",
                         "distributed-lock.table-name=" + table)
@@ -389,7 +390,7 @@ class DistributedLockAutoConfigurationTests {
         LockTableName table = TestDatabase.POSTGRESQL.createLockTable();
         try {
             ApplicationContextRunner postgresql = new ApplicationContextRunner()
-                .withConfiguration(AutoConfigurations.of(DistributedLockAutoConfiguration.class))
+                .withConfiguration(AutoConfigurations.of(DistributedLockAutoConfiguration.class, DistributedLockAopAutoConfiguration.class))
                 .withBean(DataSource.class, () -> new DelegatingDataSource(TestDatabase.POSTGRESQL.dataSource()))
                 .withPropertyValues("distributed-lock.table-name=" + table);
             postgresql.run(context -> assertThat(context.getBean(JdbcLockRepository.class).notifiesWaiters())

@@ -5,6 +5,7 @@ import javax.sql.DataSource;
 import io.distlock.jdbc.FencingGuard;
 import io.distlock.jdbc.FencingResult;
 import io.distlock.spring.StartupFailures;
+import io.distlock.spring.aop.DistributedLockAopAutoConfiguration;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -30,7 +31,7 @@ class DistributedLockFencingAutoConfigurationTests {
         .withPropertyValues("spring.datasource.generate-unique-name=true")
         .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class,
                 DataSourceTransactionManagerAutoConfiguration.class, TransactionAutoConfiguration.class,
-                DistributedLockAutoConfiguration.class, DistributedLockFencingAutoConfiguration.class));
+                DistributedLockAutoConfiguration.class, DistributedLockAopAutoConfiguration.class, DistributedLockFencingAutoConfiguration.class));
 
     @Test
     void providesNoFencingGuardUnlessEnabled() {

@@ -16,6 +16,7 @@ import io.distlock.jdbc.JdbcLockRepository;
 import io.distlock.jdbc.LockTableMissingException;
 import io.distlock.spring.actuate.DistributedLockHealthAutoConfiguration;
 import io.distlock.spring.actuate.DistributedLockHealthIndicator;
+import io.distlock.spring.aop.DistributedLockAopAutoConfiguration;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -44,7 +45,7 @@ class DistributedLockStartupCheckTests {
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
         .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class,
-                DistributedLockAutoConfiguration.class, DistributedLockHealthAutoConfiguration.class))
+                DistributedLockAutoConfiguration.class, DistributedLockAopAutoConfiguration.class, DistributedLockHealthAutoConfiguration.class))
         .withPropertyValues("distributed-lock.cleanup.enabled=false");
 
     @Test

@@ -15,8 +15,9 @@ import javax.sql.DataSource;
 import io.distlock.core.LockObserver;
 import io.distlock.jdbc.JdbcLockRepository;
 import io.distlock.jdbc.LockTableName;
-import io.distlock.testsupport.TestDatabase;
+import io.distlock.spring.aop.DistributedLockAopAutoConfiguration;
 import io.distlock.spring.metrics.DistributedLockMetricsAutoConfiguration;
+import io.distlock.testsupport.TestDatabase;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
@@ -44,7 +45,7 @@ import static org.awaitility.Awaitility.await;
 class ExpiredLockCleanupTests {
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
-        .withConfiguration(AutoConfigurations.of(DistributedLockAutoConfiguration.class,
+        .withConfiguration(AutoConfigurations.of(DistributedLockAutoConfiguration.class, DistributedLockAopAutoConfiguration.class,
                 DistributedLockMetricsAutoConfiguration.class))
         .withPropertyValues("distributed-lock.jdbc.initialize-schema=never");
 

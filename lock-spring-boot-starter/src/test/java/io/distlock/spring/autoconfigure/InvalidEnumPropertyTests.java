@@ -1,6 +1,7 @@
 package io.distlock.spring.autoconfigure;
 
 import io.distlock.spring.StartupFailures;
+import io.distlock.spring.aop.DistributedLockAopAutoConfiguration;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -21,7 +22,7 @@ class InvalidEnumPropertyTests {
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
         .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class,
-                DistributedLockAutoConfiguration.class))
+                DistributedLockAutoConfiguration.class, DistributedLockAopAutoConfiguration.class))
         .withPropertyValues("distributed-lock.cleanup.enabled=false");
 
     @Test

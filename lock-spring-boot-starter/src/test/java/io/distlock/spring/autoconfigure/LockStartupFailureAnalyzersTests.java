@@ -9,6 +9,7 @@ import javax.sql.DataSource;
 
 import io.distlock.jdbc.LockTableMissingException;
 import io.distlock.spring.StartupFailures;
+import io.distlock.spring.aop.DistributedLockAopAutoConfiguration;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -29,7 +30,7 @@ class LockStartupFailureAnalyzersTests {
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
         .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class,
-                DistributedLockAutoConfiguration.class))
+                DistributedLockAutoConfiguration.class, DistributedLockAopAutoConfiguration.class))
         .withPropertyValues("distributed-lock.cleanup.enabled=false",
                 "spring.datasource.url=jdbc:h2:mem:analyzers-" + UUID.randomUUID());
 

@@ -6,10 +6,11 @@ import java.util.List;
 import java.util.UUID;
 
 import io.distlock.core.Lease;
-import io.distlock.core.LockRequest;
 import io.distlock.core.LockManager;
+import io.distlock.core.LockRequest;
 import io.distlock.spring.DistributedLock;
 import io.distlock.spring.OncePerSlot;
+import io.distlock.spring.aop.DistributedLockAopAutoConfiguration;
 import io.distlock.spring.autoconfigure.DistributedLockAutoConfiguration;
 import io.distlock.spring.slot.DistributedLockSlotAutoConfiguration;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -36,7 +37,7 @@ class LockMetricsTests {
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
         .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class, MetricsAutoConfiguration.class,
-                DistributedLockAutoConfiguration.class, DistributedLockMetricsAutoConfiguration.class))
+                DistributedLockAutoConfiguration.class, DistributedLockAopAutoConfiguration.class, DistributedLockMetricsAutoConfiguration.class))
         .withPropertyValues("spring.datasource.url=jdbc:h2:mem:metrics-" + UUID.randomUUID())
         .withUserConfiguration(Registry.class, ReportsConfiguration.class);
 
@@ -109,14 +110,14 @@ class LockMetricsTests {
     void noMetersWithoutMicrometerOrARegistry() {
         new ApplicationContextRunner()
             .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class,
-                    DistributedLockAutoConfiguration.class, DistributedLockMetricsAutoConfiguration.class))
+                    DistributedLockAutoConfiguration.class, DistributedLockAopAutoConfiguration.class, DistributedLockMetricsAutoConfiguration.class))
             .withPropertyValues("spring.datasource.url=jdbc:h2:mem:metrics-" + UUID.randomUUID())
             .withUserConfiguration(Registry.class)
             .withClassLoader(new FilteredClassLoader(MeterRegistry.class))
             .run(context -> assertThat(context).hasNotFailed().doesNotHaveBean(LockMetrics.class));
         new ApplicationContextRunner()
             .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class,
-                    DistributedLockAutoConfiguration.class, DistributedLockMetricsAutoConfiguration.class))
+                    DistributedLockAutoConfiguration.class, DistributedLockAopAutoConfiguration.class, DistributedLockMetricsAutoConfiguration.class))
             .withPropertyValues("spring.datasource.url=jdbc:h2:mem:metrics-" + UUID.randomUUID())
             .run(context -> assertThat(context).hasNotFailed().hasSingleBean(LockManager.class)
                 .doesNotHaveBean(LockMetrics.class));

@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 
+import io.distlock.spring.aop.DistributedLockAopAutoConfiguration;
 import io.distlock.spring.autoconfigure.DistributedLockAutoConfiguration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -38,7 +39,7 @@ class LockPropertiesValidatorTests {
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
         .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class,
-                DistributedLockAutoConfiguration.class, DistributedLockPropertiesAutoConfiguration.class))
+                DistributedLockAutoConfiguration.class, DistributedLockAopAutoConfiguration.class, DistributedLockPropertiesAutoConfiguration.class))
         .withPropertyValues("distributed-lock.cleanup.enabled=false");
 
     @Test

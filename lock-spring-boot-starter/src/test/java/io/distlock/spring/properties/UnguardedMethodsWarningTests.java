@@ -5,6 +5,7 @@ import java.util.List;
 import io.distlock.core.LockManager;
 import io.distlock.spring.DistributedLock;
 import io.distlock.spring.OncePerSlot;
+import io.distlock.spring.aop.DistributedLockAopAutoConfiguration;
 import io.distlock.spring.autoconfigure.DistributedLockAutoConfiguration;
 import io.distlock.spring.slot.DistributedLockSlotAutoConfiguration;
 import org.junit.jupiter.api.Test;
@@ -28,7 +29,7 @@ class UnguardedMethodsWarningTests {
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
         .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class,
-                DistributedLockAutoConfiguration.class, DistributedLockSlotAutoConfiguration.class,
+                DistributedLockAutoConfiguration.class, DistributedLockAopAutoConfiguration.class, DistributedLockSlotAutoConfiguration.class,
                 DistributedLockPropertiesAutoConfiguration.class))
         .withBean(Jobs.class);
 

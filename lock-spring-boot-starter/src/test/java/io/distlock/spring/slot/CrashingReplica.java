@@ -10,6 +10,7 @@ import java.util.concurrent.CountDownLatch;
 import io.distlock.core.CrashPolicy;
 import io.distlock.core.SlotExecution;
 import io.distlock.spring.OncePerSlot;
+import io.distlock.spring.aop.DistributedLockAopAutoConfiguration;
 import io.distlock.spring.autoconfigure.DistributedLockAutoConfiguration;
 
 import org.springframework.boot.WebApplicationType;
@@ -65,7 +66,7 @@ public final class CrashingReplica {
     @Configuration(proxyBeanMethods = false)
     @EnableScheduling
     @ImportAutoConfiguration({ DataSourceAutoConfiguration.class, AopAutoConfiguration.class,
-            DistributedLockAutoConfiguration.class, DistributedLockSlotAutoConfiguration.class })
+            DistributedLockAutoConfiguration.class, DistributedLockAopAutoConfiguration.class, DistributedLockSlotAutoConfiguration.class })
     static class ReplicaApplication {
 
         @Bean

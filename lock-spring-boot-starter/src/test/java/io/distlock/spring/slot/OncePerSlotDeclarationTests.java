@@ -2,6 +2,7 @@ package io.distlock.spring.slot;
 
 import io.distlock.spring.DistributedLock;
 import io.distlock.spring.OncePerSlot;
+import io.distlock.spring.aop.DistributedLockAopAutoConfiguration;
 import io.distlock.spring.autoconfigure.DistributedLockAutoConfiguration;
 import org.junit.jupiter.api.Test;
 
@@ -21,7 +22,7 @@ class OncePerSlotDeclarationTests {
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
         .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class,
-                DistributedLockAutoConfiguration.class, DistributedLockSlotAutoConfiguration.class));
+                DistributedLockAutoConfiguration.class, DistributedLockAopAutoConfiguration.class, DistributedLockSlotAutoConfiguration.class));
 
     @Test
     void aMethodThatIsNotScheduledIsRefused() {

@@ -16,6 +16,7 @@ import io.distlock.core.SlotExecution;
 import io.distlock.jdbc.LockTableName;
 import io.distlock.spring.DistributedLock;
 import io.distlock.spring.OncePerSlot;
+import io.distlock.spring.aop.DistributedLockAopAutoConfiguration;
 import io.distlock.spring.autoconfigure.DistributedLockAutoConfiguration;
 import io.distlock.testsupport.TestDatabase;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -115,7 +116,7 @@ class OncePerSlotOnSkewedReplicasTests {
     @Configuration(proxyBeanMethods = false)
     @EnableScheduling
     @ImportAutoConfiguration({ DataSourceAutoConfiguration.class, AopAutoConfiguration.class,
-            DistributedLockAutoConfiguration.class, DistributedLockSlotAutoConfiguration.class })
+            DistributedLockAutoConfiguration.class, DistributedLockAopAutoConfiguration.class, DistributedLockSlotAutoConfiguration.class })
     static class ReplicaApplication {
 
         @Bean

@@ -12,6 +12,7 @@ import io.distlock.core.SlotRunOutcome;
 import io.distlock.jdbc.LockTableName;
 import io.distlock.spring.OncePerSlot;
 import io.distlock.spring.actuate.LocksEndpoint;
+import io.distlock.spring.aop.DistributedLockAopAutoConfiguration;
 import io.distlock.spring.autoconfigure.DistributedLockAutoConfiguration;
 import io.distlock.spring.metrics.DistributedLockMetricsAutoConfiguration;
 import io.distlock.testsupport.TestDatabase;
@@ -131,14 +132,14 @@ class OncePerSlotOperationsTests {
     }
 
     @Configuration(proxyBeanMethods = false)
-    @ImportAutoConfiguration({ DataSourceAutoConfiguration.class, DistributedLockAutoConfiguration.class })
+    @ImportAutoConfiguration({ DataSourceAutoConfiguration.class, DistributedLockAutoConfiguration.class, DistributedLockAopAutoConfiguration.class })
     static class ReaderApplication {
     }
 
     @Configuration(proxyBeanMethods = false)
     @EnableScheduling
     @ImportAutoConfiguration({ DataSourceAutoConfiguration.class, AopAutoConfiguration.class,
-            DistributedLockMetricsAutoConfiguration.class, DistributedLockAutoConfiguration.class,
+            DistributedLockMetricsAutoConfiguration.class, DistributedLockAutoConfiguration.class, DistributedLockAopAutoConfiguration.class,
             DistributedLockSlotAutoConfiguration.class })
     static class ReplicaApplication {
 

@@ -20,6 +20,7 @@ import io.distlock.core.LockRepository;
 import io.distlock.core.SlotExecution;
 import io.distlock.jdbc.LockTableName;
 import io.distlock.spring.OncePerSlot;
+import io.distlock.spring.aop.DistributedLockAopAutoConfiguration;
 import io.distlock.spring.autoconfigure.DistributedLockAutoConfiguration;
 import io.distlock.spring.metrics.DistributedLockMetricsAutoConfiguration;
 import io.distlock.testsupport.TestDatabase;
@@ -162,7 +163,7 @@ class OncePerSlotSchedulingTests {
     @Configuration(proxyBeanMethods = false)
     @EnableScheduling
     @ImportAutoConfiguration({ DataSourceAutoConfiguration.class, AopAutoConfiguration.class,
-            DistributedLockAutoConfiguration.class, DistributedLockMetricsAutoConfiguration.class,
+            DistributedLockAutoConfiguration.class, DistributedLockAopAutoConfiguration.class, DistributedLockMetricsAutoConfiguration.class,
             DistributedLockSlotAutoConfiguration.class })
     static class ReplicaApplication {
 

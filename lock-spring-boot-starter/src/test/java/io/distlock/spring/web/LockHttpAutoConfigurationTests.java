@@ -1,5 +1,6 @@
 package io.distlock.spring.web;
 
+import io.distlock.spring.aop.DistributedLockAopAutoConfiguration;
 import io.distlock.spring.autoconfigure.DistributedLockAutoConfiguration;
 import org.junit.jupiter.api.Test;
 
@@ -19,7 +20,7 @@ class LockHttpAutoConfigurationTests {
 
     private final WebApplicationContextRunner runner = new WebApplicationContextRunner()
         .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class,
-                DistributedLockAutoConfiguration.class, DistributedLockHttpAutoConfiguration.class))
+                DistributedLockAutoConfiguration.class, DistributedLockAopAutoConfiguration.class, DistributedLockHttpAutoConfiguration.class))
         .withPropertyValues("spring.datasource.url=jdbc:h2:mem:http-autoconfig");
 
     @Test
@@ -47,7 +48,7 @@ class LockHttpAutoConfigurationTests {
             .run(context -> assertThat(context).doesNotHaveBean(LockHttpController.class));
         new ApplicationContextRunner()
             .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class,
-                    DistributedLockAutoConfiguration.class, DistributedLockHttpAutoConfiguration.class))
+                    DistributedLockAutoConfiguration.class, DistributedLockAopAutoConfiguration.class, DistributedLockHttpAutoConfiguration.class))
             .withPropertyValues("spring.datasource.url=jdbc:h2:mem:http-autoconfig-2",
                     "distributed-lock.http.enabled=true")
             .run(context -> assertThat(context).hasNotFailed().doesNotHaveBean(LockHttpController.class));

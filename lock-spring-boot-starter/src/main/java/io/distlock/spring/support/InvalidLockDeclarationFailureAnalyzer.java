@@ -1,4 +1,4 @@
-package io.distlock.spring.aop;
+package io.distlock.spring.support;
 
 import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;

@@ -1,4 +1,4 @@
-package io.distlock.spring;
+package io.distlock.spring.enable;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -14,9 +14,10 @@ import io.distlock.core.LockObserver;
 import io.distlock.core.LockRepository;
 import io.distlock.core.LockRequest;
 import io.distlock.jdbc.JdbcLockRepository;
-import io.distlock.spring.aop.DurationText;
-import io.distlock.spring.aop.InvalidLockDeclarationException;
+import io.distlock.spring.EnableDistributedLocks;
 import io.distlock.spring.autoconfigure.DistributedLockProperties;
+import io.distlock.spring.support.DurationText;
+import io.distlock.spring.support.InvalidLockDeclarationException;
 import io.micrometer.observation.ObservationRegistry;
 import org.jspecify.annotations.Nullable;
 
@@ -32,10 +33,10 @@ import org.springframework.core.type.AnnotationMetadata;
 /**
  * The lock store of {@link EnableDistributedLocks}: its settings, taken from the annotation's attributes, a lock
  * repository on the context's {@link DataSource} and a lock manager, the last two unless the application defines
- * them.
+ * them. Public only so that {@code @EnableDistributedLocks} can import it by name.
  */
 @Configuration(proxyBeanMethods = false)
-class DistributedLocksConfiguration implements ImportAware, EnvironmentAware {
+public final class EnableDistributedLocksConfiguration implements ImportAware, EnvironmentAware {
 
     /**
      * The name Spring Boot gives the bound properties bean, so that an application that also uses Boot's

@@ -1,4 +1,4 @@
-package io.distlock.spring.aop;
+package io.distlock.spring.support;
 
 /**
  * Told once at start-up, after every declaration was checked, of the locks the application's annotated methods
