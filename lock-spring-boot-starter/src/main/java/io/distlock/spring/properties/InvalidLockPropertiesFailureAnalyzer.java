@@ -20,7 +20,7 @@ class InvalidLockPropertiesFailureAnalyzer extends AbstractFailureAnalyzer<Inval
         List<String> actions = new ArrayList<>();
         if (!cause.unknownKeys().isEmpty()) {
             actions.add("Correct or remove each unknown key; the known keys are those of the configuration metadata, "
-                    + "listed in the README's property table.");
+                    + "listed in the property table of docs/spring-boot.md.");
         }
         if (!cause.unitlessDurations().isEmpty()) {
             actions.add("Give each duration a unit: ISO-8601 such as PT30S, or a number with a unit such as 30s or "

@@ -36,7 +36,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * An application with metrics, observations and a Prometheus registry all on, over real HTTP: every lock meter keeps
  * one name for one type and one set of tag keys, so the Prometheus registry takes each of them, the counts are those
- * of the leases held, and the meters are exactly those the README lists.
+ * of the leases held, and the meters are exactly those docs/operating.md lists.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         classes = PrometheusMetersTests.TestApplication.class,
@@ -79,7 +79,7 @@ class PrometheusMetersTests {
                 .contains("distributed_lock_active 0.0");
         Set<String> names = lockMeters(registry);
         assertThat(lockMeters(prometheus)).as("what the Prometheus registry took").isEqualTo(names);
-        assertThat(names).as("the meters the README lists").isEqualTo(readmeMeters());
+        assertThat(names).as("the meters docs/operating.md lists").isEqualTo(readmeMeters());
     }
 
     private static Set<String> lockMeters(MeterRegistry registry) {
@@ -87,11 +87,11 @@ class PrometheusMetersTests {
                 .filter(name -> name.startsWith("distributed.lock")).collect(Collectors.toCollection(TreeSet::new));
     }
 
-    /** The meter names of the README's table of meters. */
+    /** The meter names of the table of meters in docs/operating.md. */
     private static Set<String> readmeMeters() throws IOException {
-        String readme = Files.readString(Path.of("..", "README.md"));
-        String section = readme.substring(readme.indexOf("### Metrics (Micrometer)"),
-                readme.indexOf("### Observations (Micrometer Observation, tracing)"));
+        String page = Files.readString(Path.of("..", "docs", "operating.md"));
+        String section = page.substring(page.indexOf("## Metrics (Micrometer)"),
+                page.indexOf("## Observations (Micrometer Observation, tracing)"));
         Set<String> names = new TreeSet<>();
         Matcher row = Pattern.compile("(?m)^\\| `(distributed\\.lock[a-z.]*)` \\|").matcher(section);
         while (row.find()) {

@@ -45,7 +45,7 @@ class InvalidLockPropertiesFailureAnalyzerTests {
                     + "number alone is not read as milliseconds; use ISO-8601 such as PT30S, or a number with a unit "
                     + "such as 30s or 500ms (ns, us, ms, s, m, h, d)");
             assertThat(analysis.getAction()).isEqualTo("Correct or remove each unknown key; the known keys are those "
-                    + "of the configuration metadata, listed in the README's property table. Give each duration a "
+                    + "of the configuration metadata, listed in the property table of docs/spring-boot.md. Give each duration a "
                     + "unit: ISO-8601 such as PT30S, or a number with a unit such as 30s or 500ms. Set "
                     + "distributed-lock.strict-properties=false to log unknown keys at WARN instead of failing the "
                     + "start.");
