@@ -116,7 +116,11 @@ class DemoScriptIT {
             }
             Matcher skipped = SKIPPED.matcher(line);
             if (skipped.matches()) {
-                lastSeen.merge(skipped.group(1), Instant.parse(skipped.group(2)), DemoScriptIT::later);
+                // A slot refused as too early had not come yet by the store's clock: the demo may stop before it does,
+                // and the summary counts only slots whose time came.
+                if (!skipped.group(4).equals("too-early")) {
+                    lastSeen.merge(skipped.group(1), Instant.parse(skipped.group(2)), DemoScriptIT::later);
+                }
                 continue;
             }
             Matcher m = EXECUTED.matcher(line);

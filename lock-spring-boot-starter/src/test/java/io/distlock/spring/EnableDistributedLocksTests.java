@@ -16,6 +16,7 @@ import io.distlock.jdbc.LockTableName;
 import io.distlock.jdbc.dialect.LockDialects;
 import io.distlock.spring.aop.DistributedLockAopAutoConfiguration;
 import io.distlock.spring.autoconfigure.DistributedLockAutoConfiguration;
+import io.distlock.spring.jdbc.DistributedLockJdbcAutoConfiguration;
 import io.distlock.spring.support.InvalidLockDeclarationException;
 import org.junit.jupiter.api.Test;
 
@@ -122,7 +123,7 @@ class EnableDistributedLocksTests {
     @Test
     void withSpringBootsAutoConfigurationTooTheContextHasOneSetOfBeans() {
         new ApplicationContextRunner()
-            .withConfiguration(AutoConfigurations.of(DistributedLockAutoConfiguration.class, DistributedLockAopAutoConfiguration.class))
+            .withConfiguration(AutoConfigurations.of(DistributedLockJdbcAutoConfiguration.class, DistributedLockAutoConfiguration.class, DistributedLockAopAutoConfiguration.class))
             .withUserConfiguration(PlainConfig.class, Jobs.class)
             .withPropertyValues("distributed-lock.table-name=plain_locks", "distributed-lock.cleanup.enabled=false")
             .run(context -> {

@@ -4,6 +4,7 @@ import io.distlock.core.LockManager;
 import io.distlock.jdbc.JdbcLockRepository;
 import io.distlock.jdbc.LockTableName;
 import io.distlock.spring.aop.DistributedLockAopAutoConfiguration;
+import io.distlock.spring.jdbc.DistributedLockJdbcAutoConfiguration;
 import io.distlock.testsupport.TestDatabase;
 import org.junit.jupiter.api.Test;
 
@@ -43,7 +44,7 @@ class DistributedLockHealthIndicatorTests {
     void actuatorPiecesBackOffWithoutActuatorOrHealthSupport() {
         ApplicationContextRunner runner = new ApplicationContextRunner()
             .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class,
-                    DistributedLockAutoConfiguration.class, DistributedLockAopAutoConfiguration.class, DistributedLockEndpointAutoConfiguration.class,
+                    DistributedLockJdbcAutoConfiguration.class, DistributedLockAutoConfiguration.class, DistributedLockAopAutoConfiguration.class, DistributedLockEndpointAutoConfiguration.class,
                     DistributedLockHealthAutoConfiguration.class))
             .withPropertyValues("spring.datasource.url=jdbc:h2:mem:actuate-backoff",
                     "management.endpoints.jmx.exposure.include=locks", "spring.jmx.enabled=true");

@@ -4,6 +4,7 @@ import javax.sql.DataSource;
 
 import io.distlock.core.LockManager;
 import io.distlock.spring.autoconfigure.DistributedLockAutoConfiguration;
+import io.distlock.spring.jdbc.DistributedLockJdbcAutoConfiguration;
 import io.distlock.testsupport.CountingDataSource;
 
 import org.springframework.boot.Banner;
@@ -26,7 +27,7 @@ import org.springframework.context.support.GenericApplicationContext;
 @Configuration(proxyBeanMethods = false)
 @ImportAutoConfiguration({ PropertyPlaceholderAutoConfiguration.class, AopAutoConfiguration.class,
         DataSourceTransactionManagerAutoConfiguration.class, TransactionAutoConfiguration.class,
-        DistributedLockAutoConfiguration.class, DistributedLockAopAutoConfiguration.class })
+        DistributedLockJdbcAutoConfiguration.class, DistributedLockAutoConfiguration.class, DistributedLockAopAutoConfiguration.class })
 class ContractTestApplication {
 
     @Bean

@@ -1,6 +1,7 @@
 package io.distlock.spring.aop;
 
 import io.distlock.core.LockRepository;
+import io.distlock.spring.jdbc.DistributedLockJdbcAutoConfiguration;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.dao.DataAccessResourceFailureException;
 import org.springframework.scheduling.annotation.Scheduled;
@@ -38,7 +39,7 @@ class DistributedLockInterceptorTests {
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
         .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class, AopAutoConfiguration.class,
-                DistributedLockAutoConfiguration.class, DistributedLockAopAutoConfiguration.class))
+                DistributedLockJdbcAutoConfiguration.class, DistributedLockAutoConfiguration.class, DistributedLockAopAutoConfiguration.class))
         .withBean(ReportJob.class, MonthlyReportJob::new);
 
     @Test
@@ -94,7 +95,7 @@ class DistributedLockInterceptorTests {
     void aScheduledMethodWhoseLockStoreFailsIsSkippedWithOneWarnLineAndOthersGetTheFailure(CapturedOutput output) {
         FailingStore store = new FailingStore();
         new ApplicationContextRunner()
-            .withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class, DistributedLockAutoConfiguration.class, DistributedLockAopAutoConfiguration.class))
+            .withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class, DistributedLockJdbcAutoConfiguration.class, DistributedLockAutoConfiguration.class, DistributedLockAopAutoConfiguration.class))
             .withBean(LockRepository.class, () -> store)
             .withBean(Ticks.class, Ticks::new)
             .run(context -> {

@@ -3,6 +3,7 @@ package io.distlock.spring.aop;
 import io.distlock.spring.OncePerSlot;
 import io.distlock.spring.StartupFailures;
 import io.distlock.spring.autoconfigure.DistributedLockAutoConfiguration;
+import io.distlock.spring.jdbc.DistributedLockJdbcAutoConfiguration;
 import io.distlock.spring.slot.DistributedLockSlotAutoConfiguration;
 import io.distlock.spring.support.DurationText;
 import io.distlock.spring.support.InvalidLockDeclarationException;
@@ -24,7 +25,7 @@ class InvalidLockDeclarationFailureAnalyzerTests {
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
         .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class,
-                DistributedLockAutoConfiguration.class, DistributedLockAopAutoConfiguration.class, DistributedLockSlotAutoConfiguration.class))
+                DistributedLockJdbcAutoConfiguration.class, DistributedLockAutoConfiguration.class, DistributedLockAopAutoConfiguration.class, DistributedLockSlotAutoConfiguration.class))
         .withPropertyValues("distributed-lock.cleanup.enabled=false");
 
     @Test

@@ -10,6 +10,7 @@ import java.util.Set;
 import io.distlock.spring.DistributedLock;
 import io.distlock.spring.OnLocked;
 import io.distlock.spring.autoconfigure.DistributedLockAutoConfiguration;
+import io.distlock.spring.jdbc.DistributedLockJdbcAutoConfiguration;
 import io.distlock.spring.support.InvalidLockDeclarationException;
 import org.junit.jupiter.api.Test;
 
@@ -31,7 +32,7 @@ class LockedMethodValidatorTests {
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
         .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class, AopAutoConfiguration.class,
-                DistributedLockAutoConfiguration.class, DistributedLockAopAutoConfiguration.class));
+                DistributedLockJdbcAutoConfiguration.class, DistributedLockAutoConfiguration.class, DistributedLockAopAutoConfiguration.class));
 
     @Test
     void validDeclarationsStart() {

@@ -13,6 +13,7 @@ import io.distlock.core.Lease;
 import io.distlock.core.LockManager;
 import io.distlock.spring.DistributedLock;
 import io.distlock.spring.autoconfigure.DistributedLockAutoConfiguration;
+import io.distlock.spring.jdbc.DistributedLockJdbcAutoConfiguration;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
@@ -33,7 +34,7 @@ class ResourceTemplateTests {
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
         .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class, AopAutoConfiguration.class,
-                DistributedLockAutoConfiguration.class, DistributedLockAopAutoConfiguration.class))
+                DistributedLockJdbcAutoConfiguration.class, DistributedLockAutoConfiguration.class, DistributedLockAopAutoConfiguration.class))
         .withPropertyValues("spring.datasource.url=jdbc:h2:mem:templates-" + UUID.randomUUID())
         .withBean(Templates.class)
         .withBean("plainBean", Plain.class);

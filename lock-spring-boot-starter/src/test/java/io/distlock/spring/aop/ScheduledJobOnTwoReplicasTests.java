@@ -16,6 +16,7 @@ import io.distlock.core.CurrentLease;
 import io.distlock.core.Lease;
 import io.distlock.spring.DistributedLock;
 import io.distlock.spring.autoconfigure.DistributedLockAutoConfiguration;
+import io.distlock.spring.jdbc.DistributedLockJdbcAutoConfiguration;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.Banner;
@@ -103,7 +104,7 @@ class ScheduledJobOnTwoReplicasTests {
     @Configuration(proxyBeanMethods = false)
     @EnableScheduling
     @ImportAutoConfiguration({ DataSourceAutoConfiguration.class, AopAutoConfiguration.class,
-            DistributedLockAutoConfiguration.class, DistributedLockAopAutoConfiguration.class })
+            DistributedLockJdbcAutoConfiguration.class, DistributedLockAutoConfiguration.class, DistributedLockAopAutoConfiguration.class })
     static class ReplicaApplication {
 
         @Bean

@@ -12,6 +12,7 @@ import io.distlock.spring.DistributedLock;
 import io.distlock.spring.aop.DistributedLockAopAutoConfiguration;
 import io.distlock.spring.aop.LockExpressionRoot;
 import io.distlock.spring.autoconfigure.DistributedLockAutoConfiguration;
+import io.distlock.spring.jdbc.DistributedLockJdbcAutoConfiguration;
 import io.distlock.spring.properties.DistributedLockPropertiesAutoConfiguration;
 import io.distlock.spring.slot.DistributedLockSlotAutoConfiguration;
 import org.junit.jupiter.api.Test;
@@ -116,7 +117,7 @@ class DistributedLockRuntimeHintsTests {
     }
 
     @Configuration(proxyBeanMethods = false)
-    @ImportAutoConfiguration({ DataSourceAutoConfiguration.class, DistributedLockAutoConfiguration.class, DistributedLockAopAutoConfiguration.class,
+    @ImportAutoConfiguration({ DataSourceAutoConfiguration.class, DistributedLockJdbcAutoConfiguration.class, DistributedLockAutoConfiguration.class, DistributedLockAopAutoConfiguration.class,
             DistributedLockSlotAutoConfiguration.class, DistributedLockPropertiesAutoConfiguration.class })
     static class Application {
 

@@ -16,6 +16,7 @@ import io.distlock.core.LockObserver;
 import io.distlock.jdbc.JdbcLockRepository;
 import io.distlock.jdbc.LockTableName;
 import io.distlock.spring.aop.DistributedLockAopAutoConfiguration;
+import io.distlock.spring.jdbc.DistributedLockJdbcAutoConfiguration;
 import io.distlock.spring.metrics.DistributedLockMetricsAutoConfiguration;
 import io.distlock.testsupport.TestDatabase;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -45,7 +46,7 @@ import static org.awaitility.Awaitility.await;
 class ExpiredLockCleanupTests {
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
-        .withConfiguration(AutoConfigurations.of(DistributedLockAutoConfiguration.class, DistributedLockAopAutoConfiguration.class,
+        .withConfiguration(AutoConfigurations.of(DistributedLockJdbcAutoConfiguration.class, DistributedLockAutoConfiguration.class, DistributedLockAopAutoConfiguration.class,
                 DistributedLockMetricsAutoConfiguration.class))
         .withPropertyValues("distributed-lock.jdbc.initialize-schema=never");
 

@@ -2,6 +2,7 @@ package io.distlock.spring.dashboard;
 
 import io.distlock.spring.aop.DistributedLockAopAutoConfiguration;
 import io.distlock.spring.autoconfigure.DistributedLockAutoConfiguration;
+import io.distlock.spring.jdbc.DistributedLockJdbcAutoConfiguration;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
@@ -25,7 +26,7 @@ class DashboardAutoConfigurationTests {
 
     private final WebApplicationContextRunner runner = new WebApplicationContextRunner()
         .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class,
-                DistributedLockAutoConfiguration.class, DistributedLockAopAutoConfiguration.class, DistributedLockDashboardAutoConfiguration.class))
+                DistributedLockJdbcAutoConfiguration.class, DistributedLockAutoConfiguration.class, DistributedLockAopAutoConfiguration.class, DistributedLockDashboardAutoConfiguration.class))
         .withPropertyValues("spring.datasource.url=jdbc:h2:mem:dashboard-autoconfig");
 
     @Test
@@ -56,7 +57,7 @@ class DashboardAutoConfigurationTests {
             .run(context -> assertThat(context).doesNotHaveBean(DashboardController.class));
         new ApplicationContextRunner()
             .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class,
-                    DistributedLockAutoConfiguration.class, DistributedLockAopAutoConfiguration.class, DistributedLockDashboardAutoConfiguration.class))
+                    DistributedLockJdbcAutoConfiguration.class, DistributedLockAutoConfiguration.class, DistributedLockAopAutoConfiguration.class, DistributedLockDashboardAutoConfiguration.class))
             .withPropertyValues("spring.datasource.url=jdbc:h2:mem:dashboard-autoconfig-2",
                     "distributed-lock.dashboard.enabled=true")
             .run(context -> assertThat(context).hasNotFailed().doesNotHaveBean(DashboardController.class));

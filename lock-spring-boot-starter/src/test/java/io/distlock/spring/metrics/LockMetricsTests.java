@@ -12,6 +12,7 @@ import io.distlock.spring.DistributedLock;
 import io.distlock.spring.OncePerSlot;
 import io.distlock.spring.aop.DistributedLockAopAutoConfiguration;
 import io.distlock.spring.autoconfigure.DistributedLockAutoConfiguration;
+import io.distlock.spring.jdbc.DistributedLockJdbcAutoConfiguration;
 import io.distlock.spring.slot.DistributedLockSlotAutoConfiguration;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -37,7 +38,7 @@ class LockMetricsTests {
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
         .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class, MetricsAutoConfiguration.class,
-                DistributedLockAutoConfiguration.class, DistributedLockAopAutoConfiguration.class, DistributedLockMetricsAutoConfiguration.class))
+                DistributedLockJdbcAutoConfiguration.class, DistributedLockAutoConfiguration.class, DistributedLockAopAutoConfiguration.class, DistributedLockMetricsAutoConfiguration.class))
         .withPropertyValues("spring.datasource.url=jdbc:h2:mem:metrics-" + UUID.randomUUID())
         .withUserConfiguration(Registry.class, ReportsConfiguration.class);
 
@@ -110,14 +111,14 @@ class LockMetricsTests {
     void noMetersWithoutMicrometerOrARegistry() {
         new ApplicationContextRunner()
             .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class,
-                    DistributedLockAutoConfiguration.class, DistributedLockAopAutoConfiguration.class, DistributedLockMetricsAutoConfiguration.class))
+                    DistributedLockJdbcAutoConfiguration.class, DistributedLockAutoConfiguration.class, DistributedLockAopAutoConfiguration.class, DistributedLockMetricsAutoConfiguration.class))
             .withPropertyValues("spring.datasource.url=jdbc:h2:mem:metrics-" + UUID.randomUUID())
             .withUserConfiguration(Registry.class)
             .withClassLoader(new FilteredClassLoader(MeterRegistry.class))
             .run(context -> assertThat(context).hasNotFailed().doesNotHaveBean(LockMetrics.class));
         new ApplicationContextRunner()
             .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class,
-                    DistributedLockAutoConfiguration.class, DistributedLockAopAutoConfiguration.class, DistributedLockMetricsAutoConfiguration.class))
+                    DistributedLockJdbcAutoConfiguration.class, DistributedLockAutoConfiguration.class, DistributedLockAopAutoConfiguration.class, DistributedLockMetricsAutoConfiguration.class))
             .withPropertyValues("spring.datasource.url=jdbc:h2:mem:metrics-" + UUID.randomUUID())
             .run(context -> assertThat(context).hasNotFailed().hasSingleBean(LockManager.class)
                 .doesNotHaveBean(LockMetrics.class));

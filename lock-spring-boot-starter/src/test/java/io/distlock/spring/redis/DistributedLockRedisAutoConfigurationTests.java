@@ -26,7 +26,8 @@ import io.distlock.spring.actuate.LocksEndpoint;
 import io.distlock.spring.aop.DistributedLockAdvisor;
 import io.distlock.spring.aop.DistributedLockAopAutoConfiguration;
 import io.distlock.spring.autoconfigure.DistributedLockAutoConfiguration;
-import io.distlock.spring.autoconfigure.DistributedLockDataSourceScriptDatabaseInitializer;
+import io.distlock.spring.jdbc.DistributedLockDataSourceScriptDatabaseInitializer;
+import io.distlock.spring.jdbc.DistributedLockJdbcAutoConfiguration;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -69,7 +70,7 @@ class DistributedLockRedisAutoConfigurationTests {
         prefix = TestRedis.newPrefix();
         redisOnly = new ApplicationContextRunner()
             .withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class,
-                    DistributedLockRedisAutoConfiguration.class, DistributedLockAutoConfiguration.class, DistributedLockAopAutoConfiguration.class,
+                    DistributedLockRedisAutoConfiguration.class, DistributedLockJdbcAutoConfiguration.class, DistributedLockAutoConfiguration.class, DistributedLockAopAutoConfiguration.class,
                     DistributedLockEndpointAutoConfiguration.class, DistributedLockHealthAutoConfiguration.class))
             .withPropertyValues("spring.data.redis.host=" + TestRedis.host(),
                     "spring.data.redis.port=" + TestRedis.port(), "spring.data.redis.timeout=5s",
@@ -146,7 +147,7 @@ class DistributedLockRedisAutoConfigurationTests {
     void storeRedisWithoutARedisConnectionFactoryFailsToStart() {
         new ApplicationContextRunner()
             .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class,
-                    DistributedLockRedisAutoConfiguration.class, DistributedLockAutoConfiguration.class, DistributedLockAopAutoConfiguration.class))
+                    DistributedLockRedisAutoConfiguration.class, DistributedLockJdbcAutoConfiguration.class, DistributedLockAutoConfiguration.class, DistributedLockAopAutoConfiguration.class))
             .withPropertyValues("distributed-lock.store=redis", "spring.datasource.generate-unique-name=true")
             .run(context -> assertThat(context).hasFailed().getFailure()
                 .hasMessageContaining(RedisConnectionFactory.class.getName()));

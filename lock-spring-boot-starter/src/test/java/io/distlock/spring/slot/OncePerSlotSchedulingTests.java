@@ -22,6 +22,7 @@ import io.distlock.jdbc.LockTableName;
 import io.distlock.spring.OncePerSlot;
 import io.distlock.spring.aop.DistributedLockAopAutoConfiguration;
 import io.distlock.spring.autoconfigure.DistributedLockAutoConfiguration;
+import io.distlock.spring.jdbc.DistributedLockJdbcAutoConfiguration;
 import io.distlock.spring.metrics.DistributedLockMetricsAutoConfiguration;
 import io.distlock.testsupport.TestDatabase;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -163,7 +164,7 @@ class OncePerSlotSchedulingTests {
     @Configuration(proxyBeanMethods = false)
     @EnableScheduling
     @ImportAutoConfiguration({ DataSourceAutoConfiguration.class, AopAutoConfiguration.class,
-            DistributedLockAutoConfiguration.class, DistributedLockAopAutoConfiguration.class, DistributedLockMetricsAutoConfiguration.class,
+            DistributedLockJdbcAutoConfiguration.class, DistributedLockAutoConfiguration.class, DistributedLockAopAutoConfiguration.class, DistributedLockMetricsAutoConfiguration.class,
             DistributedLockSlotAutoConfiguration.class })
     static class ReplicaApplication {
 

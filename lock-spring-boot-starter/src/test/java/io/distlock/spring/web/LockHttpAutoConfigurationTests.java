@@ -2,6 +2,7 @@ package io.distlock.spring.web;
 
 import io.distlock.spring.aop.DistributedLockAopAutoConfiguration;
 import io.distlock.spring.autoconfigure.DistributedLockAutoConfiguration;
+import io.distlock.spring.jdbc.DistributedLockJdbcAutoConfiguration;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -20,7 +21,7 @@ class LockHttpAutoConfigurationTests {
 
     private final WebApplicationContextRunner runner = new WebApplicationContextRunner()
         .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class,
-                DistributedLockAutoConfiguration.class, DistributedLockAopAutoConfiguration.class, DistributedLockHttpAutoConfiguration.class))
+                DistributedLockJdbcAutoConfiguration.class, DistributedLockAutoConfiguration.class, DistributedLockAopAutoConfiguration.class, DistributedLockHttpAutoConfiguration.class))
         .withPropertyValues("spring.datasource.url=jdbc:h2:mem:http-autoconfig");
 
     @Test
@@ -48,7 +49,7 @@ class LockHttpAutoConfigurationTests {
             .run(context -> assertThat(context).doesNotHaveBean(LockHttpController.class));
         new ApplicationContextRunner()
             .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class,
-                    DistributedLockAutoConfiguration.class, DistributedLockAopAutoConfiguration.class, DistributedLockHttpAutoConfiguration.class))
+                    DistributedLockJdbcAutoConfiguration.class, DistributedLockAutoConfiguration.class, DistributedLockAopAutoConfiguration.class, DistributedLockHttpAutoConfiguration.class))
             .withPropertyValues("spring.datasource.url=jdbc:h2:mem:http-autoconfig-2",
                     "distributed-lock.http.enabled=true")
             .run(context -> assertThat(context).hasNotFailed().doesNotHaveBean(LockHttpController.class));

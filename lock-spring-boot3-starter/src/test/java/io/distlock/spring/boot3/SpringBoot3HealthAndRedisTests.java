@@ -14,6 +14,7 @@ import io.distlock.spring.actuate.DistributedLockHealthAutoConfiguration;
 import io.distlock.spring.actuate.DistributedLockHealthIndicator;
 import io.distlock.spring.aop.DistributedLockAopAutoConfiguration;
 import io.distlock.spring.autoconfigure.DistributedLockAutoConfiguration;
+import io.distlock.spring.jdbc.DistributedLockJdbcAutoConfiguration;
 import io.distlock.spring.redis.DistributedLockRedisAutoConfiguration;
 import io.distlock.spring.redis.RedisLockHealthIndicator;
 import io.distlock.testsupport.TestDatabase;
@@ -37,7 +38,7 @@ class SpringBoot3HealthAndRedisTests {
 
     private final ApplicationContextRunner jdbc = new ApplicationContextRunner()
         .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class,
-                DistributedLockAutoConfiguration.class, DistributedLockAopAutoConfiguration.class, DistributedLockHealthAutoConfiguration.class))
+                DistributedLockJdbcAutoConfiguration.class, DistributedLockAutoConfiguration.class, DistributedLockAopAutoConfiguration.class, DistributedLockHealthAutoConfiguration.class))
         .withPropertyValues("spring.datasource.generate-unique-name=true");
 
     @Test
@@ -74,7 +75,7 @@ class SpringBoot3HealthAndRedisTests {
         try {
             new ApplicationContextRunner()
                 .withConfiguration(AutoConfigurations.of(RedisAutoConfiguration.class,
-                        DistributedLockRedisAutoConfiguration.class, DistributedLockAutoConfiguration.class, DistributedLockAopAutoConfiguration.class,
+                        DistributedLockRedisAutoConfiguration.class, DistributedLockJdbcAutoConfiguration.class, DistributedLockAutoConfiguration.class, DistributedLockAopAutoConfiguration.class,
                         DistributedLockHealthAutoConfiguration.class))
                 .withPropertyValues("spring.data.redis.host=" + TestRedis.host(),
                         "spring.data.redis.port=" + TestRedis.port(), "distributed-lock.redis.key-prefix=" + prefix)

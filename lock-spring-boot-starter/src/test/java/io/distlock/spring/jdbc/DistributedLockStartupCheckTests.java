@@ -1,4 +1,4 @@
-package io.distlock.spring.autoconfigure;
+package io.distlock.spring.jdbc;
 
 import java.io.PrintWriter;
 import java.sql.Connection;
@@ -17,6 +17,7 @@ import io.distlock.jdbc.LockTableMissingException;
 import io.distlock.spring.actuate.DistributedLockHealthAutoConfiguration;
 import io.distlock.spring.actuate.DistributedLockHealthIndicator;
 import io.distlock.spring.aop.DistributedLockAopAutoConfiguration;
+import io.distlock.spring.autoconfigure.DistributedLockAutoConfiguration;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -45,7 +46,7 @@ class DistributedLockStartupCheckTests {
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
         .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class,
-                DistributedLockAutoConfiguration.class, DistributedLockAopAutoConfiguration.class, DistributedLockHealthAutoConfiguration.class))
+                DistributedLockJdbcAutoConfiguration.class, DistributedLockAutoConfiguration.class, DistributedLockAopAutoConfiguration.class, DistributedLockHealthAutoConfiguration.class))
         .withPropertyValues("distributed-lock.cleanup.enabled=false");
 
     @Test

@@ -1,4 +1,4 @@
-package io.distlock.spring.autoconfigure;
+package io.distlock.spring.jdbc;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -30,6 +30,9 @@ import io.distlock.jdbc.dialect.LockDialects;
 import io.distlock.spring.DistributedLockDataSource;
 import io.distlock.spring.aop.DistributedLockAdvisor;
 import io.distlock.spring.aop.DistributedLockAopAutoConfiguration;
+import io.distlock.spring.autoconfigure.DistributedLockAutoConfiguration;
+import io.distlock.spring.autoconfigure.DistributedLockProperties;
+import io.distlock.spring.autoconfigure.LockManagerBuilderCustomizer;
 import io.distlock.testsupport.TestDatabase;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -63,7 +66,7 @@ class DistributedLockAutoConfigurationTests {
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
         .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class,
                 DataSourceTransactionManagerAutoConfiguration.class, TransactionAutoConfiguration.class,
-                DistributedLockAutoConfiguration.class, DistributedLockAopAutoConfiguration.class));
+                DistributedLockJdbcAutoConfiguration.class, DistributedLockAutoConfiguration.class, DistributedLockAopAutoConfiguration.class));
 
     @Test
     void providesEveryLockBeanWhenThereIsADataSource() {
@@ -71,7 +74,7 @@ class DistributedLockAutoConfigurationTests {
             assertThat(context).hasNotFailed()
                 .hasSingleBean(JdbcLockRepository.class)
                 .hasSingleBean(LockManager.class)
-                .hasSingleBean(ExpiredLockCleanup.class)
+                .hasBean("expiredLockCleanup")
                 .hasSingleBean(OwnerGenerator.class)
                 .hasSingleBean(LeaseWatchdog.class)
                 .hasSingleBean(DistributedLockAdvisor.class)
@@ -88,7 +91,7 @@ class DistributedLockAutoConfigurationTests {
 
     @Test
     void backsOffWithoutADataSource() {
-        new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(DistributedLockAutoConfiguration.class, DistributedLockAopAutoConfiguration.class))
+        new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(DistributedLockJdbcAutoConfiguration.class, DistributedLockAutoConfiguration.class, DistributedLockAopAutoConfiguration.class))
             .run(context -> assertThat(context).hasNotFailed()
                 .doesNotHaveBean(LockRepository.class)
                 .doesNotHaveBean(LockManager.class)
@@ -97,7 +100,7 @@ class DistributedLockAutoConfigurationTests {
 
     @Test
     void backsOffWhenNoDataSourceIsTheSingleCandidate() {
-        new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(DistributedLockAutoConfiguration.class, DistributedLockAopAutoConfiguration.class))
+        new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(DistributedLockJdbcAutoConfiguration.class, DistributedLockAutoConfiguration.class, DistributedLockAopAutoConfiguration.class))
             .withBean("first", DataSource.class, DistributedLockAutoConfigurationTests::embeddedLockDatabase)
             .withBean("second", DataSource.class, DistributedLockAutoConfigurationTests::embeddedLockDatabase)
             .run(context -> assertThat(context).hasNotFailed().doesNotHaveBean(LockManager.class));
@@ -120,7 +123,7 @@ class DistributedLockAutoConfigurationTests {
 
     @Test
     void aDataSourceMarkedForLocksIsUsedWhenNoneOfSeveralIsPrimary() {
-        new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(DistributedLockAutoConfiguration.class, DistributedLockAopAutoConfiguration.class))
+        new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(DistributedLockJdbcAutoConfiguration.class, DistributedLockAutoConfiguration.class, DistributedLockAopAutoConfiguration.class))
             .withBean("first", DataSource.class, DistributedLockAutoConfigurationTests::embeddedLockDatabase)
             .withUserConfiguration(MarkedLockDataSource.class)
             .run(context -> {
@@ -185,7 +188,7 @@ class DistributedLockAutoConfigurationTests {
 
     @Test
     void leavesTheSchemaAloneWithoutBootsScriptInitializer() {
-        new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(DistributedLockAutoConfiguration.class, DistributedLockAopAutoConfiguration.class))
+        new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(DistributedLockJdbcAutoConfiguration.class, DistributedLockAutoConfiguration.class, DistributedLockAopAutoConfiguration.class))
             .withClassLoader(new FilteredClassLoader(DataSourceScriptDatabaseInitializer.class))
             .withBean(DataSource.class, DistributedLockAutoConfigurationTests::embeddedLockDatabase)
             .run(context -> assertThat(context).hasNotFailed()
@@ -298,7 +301,7 @@ class DistributedLockAutoConfigurationTests {
                 assertThat(properties.getCleanup().isEnabled()).isTrue();
                 assertThat(properties.getCleanup().getRetention()).isEqualTo(Duration.ofHours(2));
                 assertThat(properties.getCleanup().getInterval()).isEqualTo(Duration.ofSeconds(90));
-                assertThat(context.getBean(ExpiredLockCleanup.class)).hasToString(
+                assertThat(context.getBean("expiredLockCleanup")).hasToString(
                         "ExpiredLockCleanup[retention=PT2H, interval=PT1M30S]");
                 DistributedLockJdbcProperties jdbc = context.getBean(DistributedLockJdbcProperties.class);
                 assertThat(jdbc.getInitializeSchema()).isEqualTo(DatabaseInitializationMode.ALWAYS);
@@ -369,7 +372,7 @@ class DistributedLockAutoConfigurationTests {
             .substring(0, 12));
         try {
             new ApplicationContextRunner()
-                .withConfiguration(AutoConfigurations.of(DistributedLockAutoConfiguration.class, DistributedLockAopAutoConfiguration.class))
+                .withConfiguration(AutoConfigurations.of(DistributedLockJdbcAutoConfiguration.class, DistributedLockAutoConfiguration.class, DistributedLockAopAutoConfiguration.class))
                 .withBean(DataSource.class, () -> dataSource)
                 .withPropertyValues("distributed-lock.jdbc.initialize-schema=always",
                         "distributed-lock.table-name=" + table)
@@ -390,7 +393,7 @@ class DistributedLockAutoConfigurationTests {
         LockTableName table = TestDatabase.POSTGRESQL.createLockTable();
         try {
             ApplicationContextRunner postgresql = new ApplicationContextRunner()
-                .withConfiguration(AutoConfigurations.of(DistributedLockAutoConfiguration.class, DistributedLockAopAutoConfiguration.class))
+                .withConfiguration(AutoConfigurations.of(DistributedLockJdbcAutoConfiguration.class, DistributedLockAutoConfiguration.class, DistributedLockAopAutoConfiguration.class))
                 .withBean(DataSource.class, () -> new DelegatingDataSource(TestDatabase.POSTGRESQL.dataSource()))
                 .withPropertyValues("distributed-lock.table-name=" + table);
             postgresql.run(context -> assertThat(context.getBean(JdbcLockRepository.class).notifiesWaiters())

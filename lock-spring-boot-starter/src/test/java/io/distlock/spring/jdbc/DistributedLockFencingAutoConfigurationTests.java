@@ -1,4 +1,4 @@
-package io.distlock.spring.autoconfigure;
+package io.distlock.spring.jdbc;
 
 import javax.sql.DataSource;
 
@@ -6,6 +6,7 @@ import io.distlock.jdbc.FencingGuard;
 import io.distlock.jdbc.FencingResult;
 import io.distlock.spring.StartupFailures;
 import io.distlock.spring.aop.DistributedLockAopAutoConfiguration;
+import io.distlock.spring.autoconfigure.DistributedLockAutoConfiguration;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -31,7 +32,7 @@ class DistributedLockFencingAutoConfigurationTests {
         .withPropertyValues("spring.datasource.generate-unique-name=true")
         .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class,
                 DataSourceTransactionManagerAutoConfiguration.class, TransactionAutoConfiguration.class,
-                DistributedLockAutoConfiguration.class, DistributedLockAopAutoConfiguration.class, DistributedLockFencingAutoConfiguration.class));
+                DistributedLockJdbcAutoConfiguration.class, DistributedLockAutoConfiguration.class, DistributedLockAopAutoConfiguration.class, DistributedLockFencingAutoConfiguration.class));
 
     @Test
     void providesNoFencingGuardUnlessEnabled() {

@@ -1,10 +1,12 @@
-package io.distlock.spring.autoconfigure;
+package io.distlock.spring.jdbc;
 
 import javax.sql.DataSource;
 
 import io.distlock.jdbc.FencingGuard;
 import io.distlock.jdbc.FencingListener;
 import io.distlock.jdbc.dialect.LockDialect;
+import io.distlock.spring.autoconfigure.DistributedLockAutoConfiguration;
+import io.distlock.spring.autoconfigure.DistributedLockProperties;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -21,9 +23,9 @@ import org.springframework.context.annotation.Import;
 /**
  * Auto-configuration of fenced writes, with {@code distributed-lock.fencing.enabled=true}: a {@link FencingGuard} on
  * the application's single (or primary) {@link DataSource} — the one the protected writes go to, which may differ from
- * the lock table's — and its table, created from lock-core's script under the lock table's initialisation mode.
+ * the lock table's — and its table, created from lock-jdbc's script under the lock table's initialisation mode.
  */
-@AutoConfiguration(after = DistributedLockAutoConfiguration.class)
+@AutoConfiguration(after = { DistributedLockJdbcAutoConfiguration.class, DistributedLockAutoConfiguration.class })
 @ConditionalOnClass(FencingGuard.class)
 @ConditionalOnBooleanProperty("distributed-lock.fencing.enabled")
 @ConditionalOnSingleCandidate(DataSource.class)
@@ -39,7 +41,7 @@ public final class DistributedLockFencingAutoConfiguration {
             DistributedLockProperties properties, ObjectProvider<LockDialect> lockDialect,
             ObjectProvider<FencingListener> listeners) {
         FencingGuard.Builder builder = FencingGuard.builder(dataSource).tableName(fencing.getTableName())
-                .dialect(DistributedLockAutoConfiguration.configuredDialect(properties, lockDialect));
+                .dialect(JdbcLockStoreConfiguration.configuredDialect(properties, lockDialect));
         listeners.orderedStream().forEach(builder::listener);
         FencingGuard guard = builder.build();
         if (properties.getStartupCheck() != DistributedLockProperties.StartupCheck.LAZY) {
@@ -54,6 +56,6 @@ public final class DistributedLockFencingAutoConfiguration {
             DistributedLockFencingProperties fencing, DistributedLockJdbcProperties jdbc,
             DistributedLockProperties properties, ObjectProvider<LockDialect> lockDialect) {
         return new FencingTableScriptDatabaseInitializer(dataSource, jdbc, fencing.getTableName(),
-                DistributedLockAutoConfiguration.configuredDialect(properties, lockDialect));
+                JdbcLockStoreConfiguration.configuredDialect(properties, lockDialect));
     }
 }

@@ -1,4 +1,4 @@
-package io.distlock.spring.autoconfigure;
+package io.distlock.spring.jdbc;
 
 import io.distlock.jdbc.LockTableMissingException;
 

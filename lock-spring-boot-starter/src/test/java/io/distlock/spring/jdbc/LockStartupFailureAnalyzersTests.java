@@ -1,4 +1,4 @@
-package io.distlock.spring.autoconfigure;
+package io.distlock.spring.jdbc;
 
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -10,6 +10,7 @@ import javax.sql.DataSource;
 import io.distlock.jdbc.LockTableMissingException;
 import io.distlock.spring.StartupFailures;
 import io.distlock.spring.aop.DistributedLockAopAutoConfiguration;
+import io.distlock.spring.autoconfigure.DistributedLockAutoConfiguration;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -30,7 +31,7 @@ class LockStartupFailureAnalyzersTests {
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
         .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class,
-                DistributedLockAutoConfiguration.class, DistributedLockAopAutoConfiguration.class))
+                DistributedLockJdbcAutoConfiguration.class, DistributedLockAutoConfiguration.class, DistributedLockAopAutoConfiguration.class))
         .withPropertyValues("distributed-lock.cleanup.enabled=false",
                 "spring.datasource.url=jdbc:h2:mem:analyzers-" + UUID.randomUUID());
 

@@ -1,7 +1,8 @@
-package io.distlock.spring.autoconfigure;
+package io.distlock.spring.jdbc;
 
 import io.distlock.spring.StartupFailures;
 import io.distlock.spring.aop.DistributedLockAopAutoConfiguration;
+import io.distlock.spring.autoconfigure.DistributedLockAutoConfiguration;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -22,7 +23,7 @@ class InvalidEnumPropertyTests {
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
         .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class,
-                DistributedLockAutoConfiguration.class, DistributedLockAopAutoConfiguration.class))
+                DistributedLockJdbcAutoConfiguration.class, DistributedLockAutoConfiguration.class, DistributedLockAopAutoConfiguration.class))
         .withPropertyValues("distributed-lock.cleanup.enabled=false");
 
     @Test
