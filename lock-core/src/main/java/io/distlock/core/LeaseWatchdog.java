@@ -43,6 +43,9 @@ public final class LeaseWatchdog implements AutoCloseable {
 
     private final LockRepository repository;
 
+    /** The store's batch renewal, or {@code null} when each lease is renewed on its own. */
+    private final @Nullable BatchRenewal batch;
+
     private final WatchdogSettings settings;
 
     private final ScheduledThreadPoolExecutor executor;
@@ -71,6 +74,7 @@ public final class LeaseWatchdog implements AutoCloseable {
      */
     public LeaseWatchdog(LockRepository repository, WatchdogSettings settings) {
         this.repository = repository;
+        this.batch = repository.capability(BatchRenewal.class).orElse(null);
         this.settings = settings;
         AtomicInteger count = new AtomicInteger();
         this.executor = new ScheduledThreadPoolExecutor(settings.threads(), task -> {
@@ -351,8 +355,14 @@ public final class LeaseWatchdog implements AutoCloseable {
     }
 
     private void renewTogether(Duration ttl, List<Entry> group, Map<Entry, Loss> lost) {
+        if (batch == null) {
+            for (Entry entry : group) {
+                renewAlone(ttl, entry, lost);
+            }
+            return;
+        }
         long sentAt = System.nanoTime();
-        Map<LeaseKey, LockRecord> renewed = repository.renewAll(group.stream().map(e -> e.lease.key()).toList(), ttl);
+        Map<LeaseKey, LockRecord> renewed = batch.renewAll(group.stream().map(e -> e.lease.key()).toList(), ttl);
         if (renewalFailures.failures() > 0) {
             renewalFailures.succeeded("Lease renewal");
         }
@@ -389,6 +399,9 @@ public final class LeaseWatchdog implements AutoCloseable {
         }
         LockRecord record = result.record();
         if (record != null) {
+            if (renewalFailures.failures() > 0) {
+                renewalFailures.succeeded("Lease renewal");
+            }
             entry.nextRenewalNanos = sentAt + intervalNanos(ttl);
             entry.lastFailure = null;
             entry.lease.renewed(record, sentAt, ttl);

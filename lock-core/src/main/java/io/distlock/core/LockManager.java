@@ -502,7 +502,7 @@ public final class LockManager implements AutoCloseable {
          */
         public LockManager build() {
             if (verifySchema) {
-                repository.verifySchema();
+                SchemaVerification.verify(repository);
             }
             return new LockManager(this);
         }

@@ -19,16 +19,22 @@ import java.util.function.Consumer;
 
 import javax.sql.DataSource;
 
+import io.distlock.core.BatchRenewal;
+import io.distlock.core.ForcedRelease;
 import io.distlock.core.LeaseKey;
 import io.distlock.core.LockArguments;
 import io.distlock.core.LockRecord;
 import io.distlock.core.LockRepository;
 import io.distlock.core.LockResult;
 import io.distlock.core.ReleaseFeed;
+import io.distlock.core.ReleaseFeeds;
 import io.distlock.core.RenewResult;
+import io.distlock.core.RenewalCapacity;
+import io.distlock.core.SchemaVerification;
 import io.distlock.core.SlotClaim;
 import io.distlock.core.SlotRun;
 import io.distlock.core.SlotRunOutcome;
+import io.distlock.core.SlotStore;
 import io.distlock.core.TimeSource;
 import io.distlock.jdbc.dialect.LockDialect;
 import io.distlock.jdbc.dialect.LockDialects;
@@ -58,7 +64,8 @@ import org.springframework.util.ClassUtils;
  * another session holds: it is then rolled back by the database and fails with a
  * {@link org.springframework.dao.QueryTimeoutException} — except {@link #acquire}, which answers "not acquired".
  */
-public final class JdbcLockRepository implements LockRepository {
+public final class JdbcLockRepository implements LockRepository, BatchRenewal, ForcedRelease, SlotStore, ReleaseFeeds,
+        RenewalCapacity, SchemaVerification {
 
     private static final Logger logger = LoggerFactory.getLogger(JdbcLockRepository.class);
 
@@ -74,10 +81,7 @@ public final class JdbcLockRepository implements LockRepository {
      * Shortest retention of expired rows: an acquire that drew its token before a row was deleted must have inserted
      * long before, or a smaller token could follow a larger one.
      */
-    public static final Duration MIN_RETENTION = Duration.ofMinutes(1);
-
-    /** Keeps durations inside what every database's interval arithmetic accepts. */
-    private static final Duration MAX_DURATION = Duration.ofDays(3650);
+    public static final Duration MIN_RETENTION = LockArguments.MIN_RETENTION;
 
     /** The default bound of each statement. */
     public static final Duration DEFAULT_STATEMENT_TIMEOUT = Duration.ofSeconds(5);
@@ -91,7 +95,7 @@ public final class JdbcLockRepository implements LockRepository {
 
     private final LockTableName table;
 
-    private final Duration maxTtl;
+    private final LockArguments arguments;
 
     private final Duration statementTimeout;
 
@@ -114,7 +118,7 @@ public final class JdbcLockRepository implements LockRepository {
     private JdbcLockRepository(Builder builder, LockDialect dialect) {
         this.dialect = dialect;
         this.table = builder.table;
-        this.maxTtl = builder.maxTtl;
+        this.arguments = LockArguments.withMaxTtl(builder.maxTtl);
         this.statementTimeout = builder.statementTimeout;
         this.durableRelease = builder.durableRelease;
         this.executor = new StatementExecutor(builder.dataSource, table, builder.clock, dialect, statementTimeout);
@@ -194,9 +198,7 @@ public final class JdbcLockRepository implements LockRepository {
      */
     @Override
     public Optional<LockRecord> acquire(String resource, String owner, Duration ttl) {
-        LockArguments.requireResource(resource);
-        LockArguments.requireOwner(owner);
-        long ttlMillis = LockArguments.requireTtl(ttl, maxTtl).toMillis();
+        long ttlMillis = arguments.lease(resource, owner, ttl);
         long ttlNanos = TimeUnit.MILLISECONDS.toNanos(ttlMillis);
         TimedStatement acquire = statements.acquire;
         try {
@@ -239,9 +241,7 @@ public final class JdbcLockRepository implements LockRepository {
 
     @Override
     public RenewResult renew(String resource, String owner, Duration ttl) {
-        LockArguments.requireResource(resource);
-        LockArguments.requireOwner(owner);
-        long ttlMillis = LockArguments.requireTtl(ttl, maxTtl).toMillis();
+        long ttlMillis = arguments.lease(resource, owner, ttl);
         return executor.runAlone(RENEW, statements.renew, connection -> {
             Optional<LockRecord> renewed = statements.renewReturnsRow
                     ? executor.queryOne(connection, statements.renew, statements::record, ttlMillis, resource, owner)
@@ -264,7 +264,7 @@ public final class JdbcLockRepository implements LockRepository {
 
     @Override
     public Map<LeaseKey, LockRecord> renewAll(Collection<LeaseKey> leases, Duration ttl) {
-        long ttlMillis = LockArguments.requireTtl(ttl, maxTtl).toMillis();
+        long ttlMillis = arguments.leases(leases, ttl);
         List<LeaseKey> keys = new ArrayList<>(new LinkedHashSet<>(leases));
         Map<LeaseKey, LockRecord> renewed = new LinkedHashMap<>();
         int batch = dialect.maxRenewBatch();
@@ -369,9 +369,7 @@ public final class JdbcLockRepository implements LockRepository {
      */
     @Override
     public LockResult release(String resource, String owner, Duration minHold) {
-        LockArguments.requireResource(resource);
-        LockArguments.requireOwner(owner);
-        long minHoldMillis = LockArguments.requireDuration("minHold", minHold, Duration.ZERO, maxTtl).toMillis();
+        long minHoldMillis = arguments.release(resource, owner, minHold);
         return executor.runAlone(RELEASE, statements.release, connection -> {
             boolean released = statements.releaseNotifies
                     ? executor.queryOne(connection, statements.release, rs -> true, minHoldMillis, resource, owner)
@@ -450,8 +448,13 @@ public final class JdbcLockRepository implements LockRepository {
     }
 
     @Override
+    public LockArguments arguments() {
+        return arguments;
+    }
+
+    @Override
     public int deleteExpired(Duration retention) {
-        long millis = LockArguments.requireDuration("retention", retention, MIN_RETENTION, MAX_DURATION).toMillis();
+        long millis = LockArguments.retention(retention);
         int deleted;
         try {
             // Rows of scheduled jobs stay: they carry the job's last claimed slot.
@@ -516,7 +519,7 @@ public final class JdbcLockRepository implements LockRepository {
 
         private Clock clock = Clock.systemUTC();
 
-        private Duration maxTtl = Duration.ofDays(1);
+        private Duration maxTtl = LockArguments.DEFAULT_MAX_TTL;
 
         private Duration statementTimeout = DEFAULT_STATEMENT_TIMEOUT;
 
@@ -578,7 +581,7 @@ public final class JdbcLockRepository implements LockRepository {
          * @return this builder
          */
         public Builder maxTtl(Duration maxTtl) {
-            this.maxTtl = LockArguments.requireDuration("maxTtl", maxTtl, LockArguments.MIN_TTL, MAX_DURATION);
+            this.maxTtl = LockArguments.withMaxTtl(maxTtl).maxTtl();
             return this;
         }
 

@@ -118,8 +118,7 @@ final class JdbcSlotStore {
     }
 
     SlotClaim claim(String job, String owner, Instant slot, boolean rerunUnfinished) {
-        LockArguments.requireResource(job);
-        LockArguments.requireOwner(owner);
+        LockArguments.slotClaim(job, owner, slot);
         long slotMillis = slot.toEpochMilli();
         return run(CLAIM, claim, connection -> StatementExecutor.inTransaction(connection, () -> {
             Optional<SlotState> found = executor.queryOne(connection, state, this::readState, job, owner);
@@ -171,7 +170,7 @@ final class JdbcSlotStore {
     }
 
     void finish(String job, Instant slot, long token, SlotRunOutcome outcome) {
-        LockArguments.requireResource(job);
+        LockArguments.slotFinish(job, slot, outcome);
         long slotMillis = slot.toEpochMilli();
         run(FINISH, finishRow, connection -> {
             executor.update(connection, finishRow, job, slotMillis, token);
@@ -180,8 +179,8 @@ final class JdbcSlotStore {
     }
 
     List<SlotRun> recent(@Nullable String job, int limit) {
+        LockArguments.slotRuns(job, limit);
         if (job != null) {
-            LockArguments.requireResource(job);
             return run("read slots", recentOfJob, c -> executor.queryAll(c, recentOfJob, this::readRun, job, limit));
         }
         List<SlotRun> all = run("read slots", recentOfAll, c -> executor.queryAll(c, recentOfAll, this::readRun));

@@ -15,16 +15,20 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
 
+import io.distlock.core.BatchRenewal;
+import io.distlock.core.ForcedRelease;
 import io.distlock.core.LeaseKey;
 import io.distlock.core.LockArguments;
 import io.distlock.core.LockRecord;
 import io.distlock.core.LockRepository;
 import io.distlock.core.LockResult;
 import io.distlock.core.RenewResult;
+import io.distlock.core.SchemaVerification;
 import io.distlock.core.SlotClaim;
 import io.distlock.core.SlotRequest;
 import io.distlock.core.SlotRun;
 import io.distlock.core.SlotRunOutcome;
+import io.distlock.core.SlotStore;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.dao.DataAccessException;
@@ -74,20 +78,19 @@ import org.springframework.data.redis.core.script.RedisScript;
  * a lock that the server took before the connection broke expires by its TTL. Arguments are checked with
  * {@link LockArguments} before any command is sent.
  */
-public final class RedisLockRepository implements LockRepository {
+public final class RedisLockRepository implements LockRepository, BatchRenewal, ForcedRelease, SlotStore,
+        SchemaVerification {
 
     /** Most leases renewed, or locks read, by one script. */
     public static final int MAX_BATCH = 500;
 
     /** Shortest retention {@link #deleteExpired} accepts, as for the JDBC store. */
-    public static final Duration MIN_RETENTION = Duration.ofMinutes(1);
+    public static final Duration MIN_RETENTION = LockArguments.MIN_RETENTION;
 
     /** SCAN pages of {@code COUNT 1000} that {@link #verifySchema()} looks at, at most. */
     static final int VERIFY_SCAN_PAGES = 10;
 
     private static final int SCAN_COUNT = 1000;
-
-    private static final Duration MAX_DURATION = Duration.ofDays(3650);
 
     private static final long APPLIED = 1;
 
@@ -99,7 +102,7 @@ public final class RedisLockRepository implements LockRepository {
 
     private final RedisLockKeys keys;
 
-    private final Duration maxTtl;
+    private final LockArguments arguments;
 
     private volatile @Nullable Boolean clustered;
 
@@ -107,7 +110,7 @@ public final class RedisLockRepository implements LockRepository {
         this.connectionFactory = builder.connectionFactory;
         this.redis = new StringRedisTemplate(builder.connectionFactory);
         this.keys = builder.keys;
-        this.maxTtl = builder.maxTtl;
+        this.arguments = LockArguments.withMaxTtl(builder.maxTtl);
     }
 
     /**
@@ -131,9 +134,7 @@ public final class RedisLockRepository implements LockRepository {
 
     @Override
     public Optional<LockRecord> acquire(String resource, String owner, Duration ttl) {
-        LockArguments.requireResource(resource);
-        LockArguments.requireOwner(owner);
-        long ttlMillis = LockArguments.requireTtl(ttl, maxTtl).toMillis();
+        long ttlMillis = arguments.lease(resource, owner, ttl);
         List<Object> reply = run(LockScripts.ACQUIRE, List.of(keys.lockKey(resource), keys.tokenKey(resource)),
                 resource, owner, Long.toString(ttlMillis));
         if (number(reply, 0) != APPLIED) {
@@ -144,9 +145,7 @@ public final class RedisLockRepository implements LockRepository {
 
     @Override
     public RenewResult renew(String resource, String owner, Duration ttl) {
-        LockArguments.requireResource(resource);
-        LockArguments.requireOwner(owner);
-        long ttlMillis = LockArguments.requireTtl(ttl, maxTtl).toMillis();
+        long ttlMillis = arguments.lease(resource, owner, ttl);
         List<Object> reply = run(LockScripts.RENEW, List.of(keys.lockKey(resource)), owner, Long.toString(ttlMillis));
         long status = number(reply, 0);
         if (status == APPLIED) {
@@ -160,7 +159,7 @@ public final class RedisLockRepository implements LockRepository {
      */
     @Override
     public Map<LeaseKey, LockRecord> renewAll(Collection<LeaseKey> leases, Duration ttl) {
-        long ttlMillis = LockArguments.requireTtl(ttl, maxTtl).toMillis();
+        long ttlMillis = arguments.leases(leases, ttl);
         List<LeaseKey> distinct = new ArrayList<>(new LinkedHashSet<>(leases));
         Map<LeaseKey, LockRecord> renewed = new LinkedHashMap<>();
         for (List<LeaseKey> batch : batches(distinct, lease -> keys.lockKey(lease.resource()))) {
@@ -192,9 +191,7 @@ public final class RedisLockRepository implements LockRepository {
      */
     @Override
     public LockResult release(String resource, String owner, Duration minHold) {
-        LockArguments.requireResource(resource);
-        LockArguments.requireOwner(owner);
-        long minHoldMillis = LockArguments.requireDuration("minHold", minHold, Duration.ZERO, maxTtl).toMillis();
+        long minHoldMillis = arguments.release(resource, owner, minHold);
         List<Object> reply = run(LockScripts.RELEASE, List.of(keys.lockKey(resource)), owner,
                 Long.toString(minHoldMillis));
         long status = number(reply, 0);
@@ -241,8 +238,7 @@ public final class RedisLockRepository implements LockRepository {
      */
     @Override
     public SlotClaim claimSlot(String job, String owner, Instant slot, boolean rerunUnfinished) {
-        LockArguments.requireResource(job);
-        LockArguments.requireOwner(owner);
+        LockArguments.slotClaim(job, owner, slot);
         List<Object> reply = run(LockScripts.CLAIM_SLOT, List.of(keys.lockKey(job), keys.slotKey(job),
                 keys.runsKey(job)), owner, Long.toString(slot.toEpochMilli()), rerunUnfinished ? "1" : "0",
                 Integer.toString(SlotRun.KEPT_PER_JOB), Long.toString(SlotRequest.EARLY_TOLERANCE.toMillis()));
@@ -264,7 +260,7 @@ public final class RedisLockRepository implements LockRepository {
 
     @Override
     public void finishSlot(String job, Instant slot, long token, SlotRunOutcome outcome) {
-        LockArguments.requireResource(job);
+        LockArguments.slotFinish(job, slot, outcome);
         run(LockScripts.FINISH_SLOT, List.of(keys.slotKey(job), keys.runsKey(job)),
                 Long.toString(slot.toEpochMilli()), Long.toString(token), outcome.name());
     }
@@ -275,9 +271,10 @@ public final class RedisLockRepository implements LockRepository {
      */
     @Override
     public List<SlotRun> recentSlotRuns(@Nullable String job, int limit) {
+        LockArguments.slotRuns(job, limit);
         List<String> jobs = new ArrayList<>();
         if (job != null) {
-            jobs.add(LockArguments.requireResource(job));
+            jobs.add(job);
         }
         else {
             for (String key : scanKeys(keys.runsPattern())) {
@@ -320,6 +317,11 @@ public final class RedisLockRepository implements LockRepository {
                 SlotRunOutcome.valueOf(fields[5]));
     }
 
+    @Override
+    public LockArguments arguments() {
+        return arguments;
+    }
+
     /**
      * Does nothing and returns 0: lock hashes expire by themselves. Token counters are kept on purpose: deleting one
      * would start the resource's tokens again at 1.
@@ -329,7 +331,7 @@ public final class RedisLockRepository implements LockRepository {
      */
     @Override
     public int deleteExpired(Duration retention) {
-        LockArguments.requireDuration("retention", retention, MIN_RETENTION, MAX_DURATION);
+        LockArguments.retention(retention);
         return 0;
     }
 
@@ -517,7 +519,7 @@ public final class RedisLockRepository implements LockRepository {
 
         private RedisLockKeys keys = new RedisLockKeys(RedisLockKeys.DEFAULT_PREFIX);
 
-        private Duration maxTtl = Duration.ofDays(1);
+        private Duration maxTtl = LockArguments.DEFAULT_MAX_TTL;
 
         private Builder(RedisConnectionFactory connectionFactory) {
             this.connectionFactory = Objects.requireNonNull(connectionFactory, "connectionFactory");
@@ -542,7 +544,7 @@ public final class RedisLockRepository implements LockRepository {
          * @return this builder
          */
         public Builder maxTtl(Duration maxTtl) {
-            this.maxTtl = LockArguments.requireDuration("maxTtl", maxTtl, LockArguments.MIN_TTL, MAX_DURATION);
+            this.maxTtl = LockArguments.withMaxTtl(maxTtl).maxTtl();
             return this;
         }
 

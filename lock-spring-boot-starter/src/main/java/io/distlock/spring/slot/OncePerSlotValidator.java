@@ -10,6 +10,7 @@ import java.util.stream.Collectors;
 
 import io.distlock.core.CrashPolicy;
 import io.distlock.core.LockManager;
+import io.distlock.core.SlotStore;
 import io.distlock.spring.support.AdvisedMethods;
 import io.distlock.spring.support.InvalidLockDeclarationException;
 import io.distlock.spring.support.LockDeclarationListener;
@@ -109,7 +110,7 @@ final class OncePerSlotValidator implements SmartInitializingSingleton {
         warnOfHazards(declared);
         if (found && eagerStartupCheck) {
             // Before the first slot fires: a store or a lock table that cannot keep slots fails the start.
-            lockManager.getObject().repository().verifySlots();
+            SlotStore.of(lockManager.getObject().repository()).verifySlots();
         }
         Set<String> jobs = slotMethods.declaredJobs();
         listeners.orderedStream().forEach(listener -> jobs.forEach(listener::slotJobDeclared));
