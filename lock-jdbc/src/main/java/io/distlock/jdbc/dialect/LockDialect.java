@@ -241,6 +241,19 @@ public interface LockDialect {
     }
 
     /**
+     * Whether a statement failed because it ran out of time or waited too long for a lock, which the database rolls
+     * back: the repository then reports a timeout (an acquire answers "not acquired"), and retries nothing. Asked of
+     * each exception in the chain of causes. The default knows JDBC's {@link java.sql.SQLTimeoutException} only; a
+     * dialect adds its database's error codes.
+     *
+     * @param ex a failure, or one of its causes
+     * @return whether it says the statement ran out of time
+     */
+    default boolean isTimeout(SQLException ex) {
+        return ex instanceof java.sql.SQLTimeoutException;
+    }
+
+    /**
      * Whether the repository bounds each statement by cancelling it through JDBC ({@link java.sql.Statement#cancel})
      * once the statement timeout has passed. The driver must then end the statement, a wait for a row lock included,
      * with an error the repository reads as a timeout, and the database must roll it back.

@@ -201,6 +201,16 @@ final class MariaDbLockDialect implements LockDialect {
         return ex.getErrorCode() == 1205;
     }
 
+    /**
+     * A lock wait that ran out ({@code innodb_lock_wait_timeout}, 1205) or a statement interrupted at its
+     * {@code max_statement_time} (1969, SQL state 70100).
+     */
+    @Override
+    public boolean isTimeout(SQLException ex) {
+        return LockDialect.super.isTimeout(ex) || ex.getErrorCode() == 1205 || ex.getErrorCode() == 1969
+                || "70100".equals(ex.getSQLState());
+    }
+
     @Override
     public int maxRenewBatch() {
         return 1000;
