@@ -15,6 +15,7 @@ import io.distlock.core.SlotClaim;
 import io.distlock.core.SlotRequest;
 import io.distlock.core.SlotRun;
 import io.distlock.core.SlotRunOutcome;
+import io.distlock.core.SlotStore;
 import io.distlock.core.TimeSource;
 import io.distlock.jdbc.dialect.LockDialect;
 import org.jspecify.annotations.Nullable;
@@ -28,8 +29,11 @@ import org.springframework.jdbc.BadSqlGrammarException;
  * clock, decides, and writes with a compare-and-set on what it read, whose {@code WHERE} also requires the caller's
  * live lease: a stale or foreign owner, or a claim that raced another, changes nothing. The claim and its history
  * entries are one transaction. Every statement carries the repository's time bound.
+ *
+ * <p>Whether the table has the slot columns at all — a table made by distlock 0.1 has not — is decided once, by the
+ * first clean-up that asks ({@link #hasSlotColumns()}), or known once a check or a claim succeeded.
  */
-final class JdbcSlotStore {
+final class JdbcSlotStore implements SlotStore {
 
     private static final String CLAIM = "claim slot";
 
@@ -68,6 +72,9 @@ final class JdbcSlotStore {
     private final TimedStatement verifyTable;
 
     private final String upgradeHint;
+
+    /** Whether the table has the slot columns: {@code null} until known. */
+    private volatile @Nullable Boolean slotColumns;
 
     JdbcSlotStore(StatementExecutor executor, LockDialect dialect, LockTableName table, TimeSource timeSource) {
         this.executor = executor;
@@ -117,10 +124,11 @@ final class JdbcSlotStore {
         return dialect.schemaLocation().replace("schema-", "upgrade-slots-");
     }
 
-    SlotClaim claim(String job, String owner, Instant slot, boolean rerunUnfinished) {
+    @Override
+    public SlotClaim claimSlot(String job, String owner, Instant slot, boolean rerunUnfinished) {
         LockArguments.slotClaim(job, owner, slot);
         long slotMillis = slot.toEpochMilli();
-        return run(CLAIM, claim, connection -> StatementExecutor.inTransaction(connection, () -> {
+        SlotClaim decided = run(CLAIM, claim, connection -> StatementExecutor.inTransaction(connection, () -> {
             Optional<SlotState> found = executor.queryOne(connection, state, this::readState, job, owner);
             if (found.isEmpty()) {
                 return SlotClaim.refused(SlotClaim.Status.NOT_HELD, null);
@@ -160,16 +168,43 @@ final class JdbcSlotStore {
             return new SlotClaim(SlotClaim.Status.CLAIMED, run, previous, previousUnfinished,
                     current.slotToken() == null ? 0 : current.slotToken(), storeTime);
         }));
+        slotColumns = true;
+        return decided;
     }
 
-    void verify() {
+    @Override
+    public void verifySlots() {
         run("verify slots", verifyColumns, connection -> {
             executor.queryAll(connection, verifyColumns, rs -> rs.getLong(1));
             return executor.queryAll(connection, verifyTable, rs -> rs.getLong(1));
         });
+        slotColumns = true;
     }
 
-    void finish(String job, Instant slot, long token, SlotRunOutcome outcome) {
+    /**
+     * Whether the lock table has the slot columns, asked once (a query that reads no row) and remembered.
+     *
+     * @return {@code false} for a table made by distlock 0.1, which lacks them
+     * @throws org.springframework.dao.DataAccessException when the database does not answer; asked again next time
+     */
+    boolean hasSlotColumns() {
+        Boolean known = slotColumns;
+        if (known == null) {
+            try {
+                executor.runAlone("check slot columns", verifyColumns,
+                        connection -> executor.queryAll(connection, verifyColumns, rs -> rs.getLong(1)));
+                known = true;
+            }
+            catch (BadSqlGrammarException noSlotColumns) {
+                known = false;
+            }
+            slotColumns = known;
+        }
+        return known;
+    }
+
+    @Override
+    public void finishSlot(String job, Instant slot, long token, SlotRunOutcome outcome) {
         LockArguments.slotFinish(job, slot, outcome);
         long slotMillis = slot.toEpochMilli();
         run(FINISH, finishRow, connection -> {
@@ -178,7 +213,8 @@ final class JdbcSlotStore {
         });
     }
 
-    List<SlotRun> recent(@Nullable String job, int limit) {
+    @Override
+    public List<SlotRun> recentSlotRuns(@Nullable String job, int limit) {
         LockArguments.slotRuns(job, limit);
         if (job != null) {
             return run("read slots", recentOfJob, c -> executor.queryAll(c, recentOfJob, this::readRun, job, limit));
