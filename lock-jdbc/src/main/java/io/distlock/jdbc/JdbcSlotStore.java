@@ -110,12 +110,13 @@ final class JdbcSlotStore implements SlotStore {
                 .formatted(table), timeSource);
         this.verifyTable = compile("SELECT %s FROM %s WHERE 1 = 0".formatted(columns, slots), timeSource);
         this.upgradeHint = "The lock table '" + table + "' or its slot table '" + slots + "' lacks the slot columns: "
-                + "run the script " + upgradeLocation(dialect) + " from the lock-core jar"
+                + "run the script " + upgradeLocation(dialect) + ", then " + dialect.schemaLocation() + ", from the "
+                + "lock-jdbc jar (both safe to run again; LockSchema.upgradeSlotsScript gives the two in one)"
                 + (table.equals(LockTableName.DEFAULT) ? "" : " (renaming distributed_locks to " + table + ")");
     }
 
     /**
-     * The script that adds the slot columns and table to a lock table made by an earlier version.
+     * The script that adds the slot columns to a lock table made by an earlier version.
      *
      * @param dialect the database
      * @return its class path location

@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
+import java.util.List;
 import java.util.regex.Pattern;
 
 import org.jspecify.annotations.Nullable;
@@ -38,17 +39,23 @@ final class MariaDbLockDialect implements LockDialect {
 
     @Override
     public String schemaLocation() {
-        return "io/distlock/jdbc/dialect/schema-mysql.sql";
+        return "io/distlock/jdbc/dialect/schema-mariadb.sql";
     }
 
     @Override
     public String platform() {
-        return "mysql";
+        return "mariadb";
+    }
+
+    /** The scripts were named for MySQL ({@code schema-mysql.sql}), a database the dialect refuses. */
+    @Override
+    public List<String> formerPlatforms() {
+        return List.of("mysql");
     }
 
     @Override
     public String fencingSchemaLocation() {
-        return "io/distlock/jdbc/dialect/fencing-schema-mysql.sql";
+        return "io/distlock/jdbc/dialect/fencing-schema-mariadb.sql";
     }
 
     @Override

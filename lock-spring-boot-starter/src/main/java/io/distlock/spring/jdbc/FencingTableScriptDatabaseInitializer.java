@@ -7,7 +7,7 @@ import io.distlock.jdbc.dialect.LockDialect;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Creates the fencing table from the script lock-core ships for the database, renamed to the configured table, under
+ * Creates the fencing table from the script lock-jdbc ships for the database, renamed to the configured table, under
  * the lock table's initialisation mode ({@code distributed-lock.jdbc.initialize-schema}).
  */
 final class FencingTableScriptDatabaseInitializer extends DistributedLockDataSourceScriptDatabaseInitializer {
