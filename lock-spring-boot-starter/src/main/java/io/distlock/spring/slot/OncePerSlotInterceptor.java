@@ -1,6 +1,5 @@
 package io.distlock.spring.slot;
 
-import java.lang.reflect.Method;
 import java.time.Instant;
 import java.util.function.Supplier;
 
@@ -8,14 +7,13 @@ import io.distlock.core.CrashPolicy;
 import io.distlock.core.LockManager;
 import io.distlock.core.SlotOutcome;
 import io.distlock.core.SlotRequest;
-import org.aopalliance.intercept.MethodInterceptor;
+import io.distlock.spring.support.DeclaredMethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import org.springframework.aop.ProxyMethodInvocation;
-import org.springframework.aop.support.AopUtils;
 
 /**
  * Runs a {@link io.distlock.spring.OncePerSlot} method through {@link LockManager#runOncePerSlot}, for the slot its
@@ -26,11 +24,9 @@ import org.springframework.aop.support.AopUtils;
  * same scheduler one lease length later — by then a crashed holder's lease has run out — and again while the lock
  * stays held, until the slot is claimed here, found claimed elsewhere, or the next slot is near.
  */
-final class OncePerSlotInterceptor implements MethodInterceptor {
+final class OncePerSlotInterceptor extends DeclaredMethodInterceptor<SlotMethod> {
 
     private static final Logger logger = LoggerFactory.getLogger(OncePerSlotInterceptor.class);
-
-    private final SlotMethods slotMethods;
 
     private final Supplier<LockManager> lockManager;
 
@@ -42,20 +38,14 @@ final class OncePerSlotInterceptor implements MethodInterceptor {
      * @param schedulers the schedulers methods run on
      */
     OncePerSlotInterceptor(SlotMethods slotMethods, Supplier<LockManager> lockManager, SlotSchedulers schedulers) {
-        this.slotMethods = slotMethods;
+        super(slotMethods.declarations());
         this.lockManager = lockManager;
         this.schedulers = schedulers;
     }
 
     @Override
-    public @Nullable Object invoke(MethodInvocation invocation) throws Throwable {
-        Object target = invocation.getThis();
-        Method method = invocation.getMethod();
-        Class<?> targetClass = target != null ? AopUtils.getTargetClass(target) : method.getDeclaringClass();
-        SlotMethod slotMethod = slotMethods.find(method, targetClass);
-        if (slotMethod == null) {
-            return invocation.proceed();
-        }
+    protected @Nullable Object invoke(SlotMethod slotMethod, MethodInvocation invocation, @Nullable Object target,
+            Class<?> targetClass) throws Throwable {
         SlotSchedulers.SlotScheduler scheduler = schedulers.forQualifier(slotMethod.scheduler());
         return run(slotMethod, slotMethod.request(scheduler.clock().instant()), scheduler, invocation);
     }
