@@ -9,16 +9,12 @@ import java.util.Set;
 import io.distlock.spring.support.AdvisedMethods;
 import io.distlock.spring.support.InvalidLockDeclarationException;
 import io.distlock.spring.support.LockDeclarationListener;
-import org.jspecify.annotations.Nullable;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import org.springframework.aop.framework.AopProxyUtils;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
-import org.springframework.util.ClassUtils;
 
 /**
  * Checks every {@link io.distlock.spring.DistributedLock} declaration of the context's beans once all singletons
@@ -27,8 +23,6 @@ import org.springframework.util.ClassUtils;
  * {@link LockDeclarationListener}s are told of every declared lock.
  */
 final class LockedMethodValidator implements SmartInitializingSingleton {
-
-    private static final Logger logger = LoggerFactory.getLogger(LockedMethodValidator.class);
 
     private final ConfigurableListableBeanFactory beanFactory;
 
@@ -57,7 +51,7 @@ final class LockedMethodValidator implements SmartInitializingSingleton {
         for (Iterator<String> names = beanFactory.getBeanNamesIterator(); names.hasNext();) {
             String name = names.next();
             Object singleton = beanFactory.containsSingleton(name) ? beanFactory.getSingleton(name) : null;
-            Class<?> targetClass = singleton != null ? AopProxyUtils.ultimateTargetClass(singleton) : type(name);
+            Class<?> targetClass = singleton != null ? AopProxyUtils.ultimateTargetClass(singleton) : AdvisedMethods.beanType(beanFactory, name);
             if (targetClass == null || !lockedMethods.hasGuardedMethods(targetClass)) {
                 continue;
             }
@@ -77,17 +71,5 @@ final class LockedMethodValidator implements SmartInitializingSingleton {
         }
         Set<String> declared = lockedMethods.declaredNames();
         listeners.orderedStream().forEach(listener -> declared.forEach(listener::lockDeclared));
-    }
-
-    private @Nullable Class<?> type(String name) {
-        try {
-            Class<?> type = beanFactory.getType(name, false);
-            return type != null ? ClassUtils.getUserClass(type) : null;
-        }
-        catch (RuntimeException | LinkageError ex) {
-            logger.debug("Cannot determine the type of bean '{}'; its @DistributedLock methods are not checked", name,
-                    ex);
-            return null;
-        }
     }
 }

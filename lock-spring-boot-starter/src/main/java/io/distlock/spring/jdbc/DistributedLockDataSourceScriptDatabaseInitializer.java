@@ -68,12 +68,7 @@ public class DistributedLockDataSourceScriptDatabaseInitializer extends DataSour
         if (dialect == null || StringUtils.hasText(properties.getPlatform())) {
             return properties;
         }
-        DistributedLockJdbcProperties chosen = new DistributedLockJdbcProperties();
-        chosen.setSchema(properties.getSchema());
-        chosen.setInitializeSchema(properties.getInitializeSchema());
-        chosen.setContinueOnError(properties.isContinueOnError());
-        chosen.setPlatform(dialect.platform());
-        return chosen;
+        return properties.with(properties.getSchema(), dialect.platform());
     }
 
     /** The script, its platform resolved from the properties or else the JDBC driver, and when it runs. */

@@ -14,7 +14,6 @@ import io.distlock.core.SlotStore;
 import io.distlock.spring.support.AdvisedMethods;
 import io.distlock.spring.support.InvalidLockDeclarationException;
 import io.distlock.spring.support.LockDeclarationListener;
-import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -23,7 +22,6 @@ import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
-import org.springframework.util.ClassUtils;
 
 /**
  * Checks every {@link io.distlock.spring.OncePerSlot} declaration once all singletons exist, before scheduled jobs
@@ -71,7 +69,7 @@ final class OncePerSlotValidator implements SmartInitializingSingleton {
                 continue;
             }
             Object singleton = beanFactory.containsSingleton(name) ? beanFactory.getSingleton(name) : null;
-            Class<?> targetClass = singleton != null ? AopProxyUtils.ultimateTargetClass(singleton) : type(name);
+            Class<?> targetClass = singleton != null ? AopProxyUtils.ultimateTargetClass(singleton) : AdvisedMethods.beanType(beanFactory, name);
             if (targetClass == null || !slotMethods.hasSlotMethods(targetClass)) {
                 continue;
             }
@@ -154,15 +152,5 @@ final class OncePerSlotValidator implements SmartInitializingSingleton {
     private void warn(String warning) {
         logger.warn(warning);
         listeners.orderedStream().forEach(listener -> listener.declarationWarning(warning));
-    }
-
-    private @Nullable Class<?> type(String name) {
-        try {
-            Class<?> type = beanFactory.getType(name, false);
-            return type != null ? ClassUtils.getUserClass(type) : null;
-        }
-        catch (RuntimeException | LinkageError ex) {
-            return null;
-        }
     }
 }
