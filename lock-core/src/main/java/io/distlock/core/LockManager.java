@@ -23,7 +23,8 @@ import org.jspecify.annotations.Nullable;
  * resource and thread), keep the lease alive, run the work, release honouring the minimum hold, and report how it
  * ended. Never hands out a lease the caller does not hold: when the database does not answer, the call throws.
  *
- * <p>The public face of the library and its builder; the work is done by {@link Acquisitions}, {@link LockedRuns},
+ * <p>One concept, hence its length: the library's public face, each call with its documented behaviour, and its
+ * builder; the work is done by {@link Acquisitions}, {@link LockedRuns},
  * {@link SlotRuns}, the {@link LeaseRegistry} of the leases it handed out, and the {@link LeaseWatchdog}.
  */
 public final class LockManager implements AutoCloseable {

@@ -83,7 +83,7 @@ final class JdbcBatchRenewal {
                 }
             }
         }
-        return StatementExecutor.inTransaction(connection, () -> {
+        return OwnConnection.inTransaction(connection, () -> {
             List<LeaseKey> free = lockFree(connection, chunk);
             return free.isEmpty() ? List.of()
                     : renewChunk(connection, statements.renewAll(free.size()), free, ttlMillis);

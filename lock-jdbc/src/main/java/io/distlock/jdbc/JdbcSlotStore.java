@@ -128,7 +128,7 @@ final class JdbcSlotStore implements SlotStore {
     public SlotClaim claimSlot(String job, String owner, Instant slot, boolean rerunUnfinished) {
         LockArguments.slotClaim(job, owner, slot);
         long slotMillis = slot.toEpochMilli();
-        SlotClaim decided = run(CLAIM, claim, connection -> StatementExecutor.inTransaction(connection, () -> {
+        SlotClaim decided = run(CLAIM, claim, connection -> OwnConnection.inTransaction(connection, () -> {
             Optional<SlotState> found = executor.queryOne(connection, state, this::readState, job, owner);
             if (found.isEmpty()) {
                 return SlotClaim.refused(SlotClaim.Status.NOT_HELD, null);

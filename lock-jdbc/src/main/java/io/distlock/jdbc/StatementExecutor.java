@@ -166,45 +166,6 @@ final class StatementExecutor {
     }
 
     /**
-     * Runs work as one transaction on a connection of its own: commits what it did when it returns, rolls all of it
-     * back when it throws, and gives the connection back in autocommit.
-     *
-     * @param connection a connection of its own, in autocommit
-     * @param work the work, on that connection
-     * @return what the work returned
-     * @throws SQLException when the work, the commit or the rollback fails
-     */
-    static <T> T inTransaction(Connection connection, TransactionWork<T> work) throws SQLException {
-        connection.setAutoCommit(false);
-        try {
-            T result;
-            try {
-                result = work.run();
-                connection.commit();
-            }
-            catch (Throwable ex) {
-                try {
-                    connection.rollback();
-                }
-                catch (SQLException rollback) {
-                    ex.addSuppressed(rollback);
-                }
-                throw ex;
-            }
-            return result;
-        }
-        finally {
-            try {
-                connection.setAutoCommit(true);
-            }
-            catch (SQLException ex) {
-                // A broken connection: the pool discards it; what the work raised is what the caller needs.
-                logger.debug("Could not set autocommit back on a lock connection", ex);
-            }
-        }
-    }
-
-    /**
      * Runs work once more when it failed on a duplicate key: two first inserts of one key raced, and the second run
      * sees the other row.
      *
@@ -310,12 +271,5 @@ final class StatementExecutor {
     interface SqlWork<T> {
 
         T run(Connection connection) throws SQLException;
-    }
-
-    /** Work in a transaction on a connection the caller holds. */
-    @FunctionalInterface
-    interface TransactionWork<T> {
-
-        T run() throws SQLException;
     }
 }

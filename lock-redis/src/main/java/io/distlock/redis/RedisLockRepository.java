@@ -72,8 +72,9 @@ import static io.distlock.redis.RedisReplies.text;
  * a lock that the server took before the connection broke expires by its TTL. Arguments are checked with
  * {@link LockArguments} before any command is sent.
  *
- * <p>The work is done by the classes it wires: {@link RedisCalls} (scripts, {@code SCAN} and batching),
- * {@link RedisReplies} (reading the answers) and {@link RedisSlotStore} (its {@link SlotStore}).
+ * <p>One concept, hence its length: the Redis store as its users see it — each operation with its documented
+ * behaviour, and the builder. The work is done by the classes it wires: {@link RedisCalls} (scripts, {@code SCAN}
+ * and batching), {@link RedisReplies} (reading the answers) and {@link RedisSlotStore} (its {@link SlotStore}).
  */
 public final class RedisLockRepository implements LockRepository, BatchRenewal, ForcedRelease, SlotStore,
         SchemaVerification {
