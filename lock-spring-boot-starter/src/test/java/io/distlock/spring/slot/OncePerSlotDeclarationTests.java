@@ -57,7 +57,7 @@ class OncePerSlotDeclarationTests {
     void unresolvablePlaceholdersAreAllReportedAsTheyAreForDistributedLock() {
         String method = "@OncePerSlot on " + UnresolvablePlaceholders.class.getName() + ".run(): ";
         runner.withBean(UnresolvablePlaceholders.class).run(context -> assertThat(context).getFailure()
-                .rootCause().isInstanceOf(io.distlock.spring.support.InvalidLockDeclarationException.class)
+                .isInstanceOf(io.distlock.spring.support.InvalidLockDeclarationException.class)
                 .hasMessageContaining(method + "attribute 'job' = '${no.such.job}' has a placeholder that cannot be "
                         + "resolved")
                 .hasMessageContaining(method + "attribute 'ttl' = '${no.such.ttl}' has a placeholder that cannot be "
