@@ -45,15 +45,20 @@ local function wrong_types(keys, expected)
   return nil
 end
 
--- The caller's live lock in a hash, or nil and the reply that refuses: {0} when no live lock exists, {-1} when another
--- owner holds it.
-local function owned_lock(key, owner, now)
+-- The caller's live lock in a hash and the server's time, or nil, nil and the reply that refuses: an error when the
+-- key has another type, {0} when no live lock exists, {-1} when another owner holds it.
+local function owned_lock(key, owner)
+  local conflict = wrong_type(key, 'hash')
+  if conflict then
+    return nil, nil, redis.error_reply(conflict)
+  end
+  local now = now_ms()
   local held = live_lock(key, now)
   if not held then
-    return nil, {0}
+    return nil, nil, {0}
   end
   if held[1] ~= owner then
-    return nil, {-1}
+    return nil, nil, {-1}
   end
-  return held, nil
+  return held, now, nil
 end

@@ -3,12 +3,7 @@
 -- Returns {1, token, acquired_ms, expires_ms} when renewed, {0} when no live lock exists, {-1} when another owner
 -- holds it.
 local lock = KEYS[1]
-local refused = wrong_types(KEYS, 'hash')
-if refused then
-  return refused
-end
-local now = now_ms()
-local held, refusal = owned_lock(lock, ARGV[1], now)
+local held, now, refusal = owned_lock(lock, ARGV[1])
 if not held then
   return refusal
 end
