@@ -9,7 +9,9 @@ import io.distlock.core.LockManager;
 import io.distlock.core.LockOutcome;
 import io.distlock.core.LockRequest;
 import io.distlock.spring.DistributedLock;
+import io.distlock.spring.aop.DistributedLockAopAutoConfiguration;
 import io.distlock.spring.autoconfigure.DistributedLockAutoConfiguration;
+import io.distlock.spring.jdbc.DistributedLockJdbcAutoConfiguration;
 import io.distlock.testsupport.TestDatabase;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -145,7 +147,8 @@ public class AspectBenchmark {
     /** The application's configuration. */
     @Configuration(proxyBeanMethods = false)
     @ImportAutoConfiguration({ PropertyPlaceholderAutoConfiguration.class, AopAutoConfiguration.class,
-            DistributedLockAutoConfiguration.class })
+            DistributedLockJdbcAutoConfiguration.class, DistributedLockAutoConfiguration.class,
+            DistributedLockAopAutoConfiguration.class })
     static class AspectConfiguration {
 
         @Bean
