@@ -22,6 +22,14 @@ import java.util.Optional;
  */
 public final class CurrentLease {
 
+    /**
+     * The key of the lease in a reactive context (Reactor's {@code Context}) and in Micrometer's context
+     * propagation: guarded reactive work finds its lease there, and with context propagation on
+     * ({@code Hooks.enableAutomaticContextPropagation()}, Spring Boot's {@code spring.reactor.context-propagation=auto})
+     * {@link #get()} reads it on whatever thread the work runs ({@link LeaseThreadLocalAccessor}).
+     */
+    public static final String CONTEXT_KEY = "io.distlock.core.CurrentLease";
+
     private CurrentLease() {
     }
 
