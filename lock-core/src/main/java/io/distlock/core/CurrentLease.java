@@ -43,6 +43,22 @@ public final class CurrentLease {
     }
 
     /**
+     * Runs work with a lease bound to this thread, as {@link LockManager#runLocked} binds it, restoring what was bound
+     * before afterwards: for guarded work that goes on asynchronously, whose synchronous part (the method that builds
+     * a {@code Mono}, say) sees its lease so. Neither takes, renews nor releases the lock.
+     *
+     * @param lease the lease its holder is working under
+     * @param work the work
+     * @param <T> what the work returns
+     * @param <E> what the work may throw
+     * @return what the work returned
+     * @throws E what the work threw
+     */
+    public static <T, E extends Throwable> T callWith(Lease lease, LockedWork<T, E> work) throws E {
+        return LeaseScope.callWith(java.util.Objects.requireNonNull(lease, "lease"), work);
+    }
+
+    /**
      * Returns the lease of the guarded work running on this thread, for code that only ever runs inside it.
      *
      * @return the lease

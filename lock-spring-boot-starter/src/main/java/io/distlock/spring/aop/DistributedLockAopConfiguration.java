@@ -7,6 +7,7 @@ import io.distlock.core.LockManager;
 import io.distlock.core.LockRequest;
 import io.distlock.spring.autoconfigure.DistributedLockProperties;
 import io.distlock.spring.support.AdviceOrder;
+import io.distlock.spring.support.LockDeclarationChecksConfiguration;
 import io.distlock.spring.support.LockDeclarationListener;
 
 import org.springframework.aop.config.AopConfigUtils;
@@ -33,7 +34,7 @@ import org.springframework.util.function.SingletonSupplier;
  * stays inside this package.
  */
 @Configuration(proxyBeanMethods = false)
-@Import(DistributedLockAopConfiguration.AutoProxyRegistrar.class)
+@Import({ DistributedLockAopConfiguration.AutoProxyRegistrar.class, LockDeclarationChecksConfiguration.class })
 public final class DistributedLockAopConfiguration {
 
     @Bean

@@ -7,8 +7,9 @@ import java.util.List;
 import java.util.Set;
 
 import io.distlock.spring.support.AdvisedMethods;
-import io.distlock.spring.support.InvalidLockDeclarationException;
+import io.distlock.spring.support.LockDeclarationCheck;
 import io.distlock.spring.support.LockDeclarationListener;
+import io.distlock.spring.support.SelfInvocations;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -16,17 +17,17 @@ import org.slf4j.LoggerFactory;
 import org.springframework.aop.framework.AopProxyUtils;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.factory.ObjectProvider;
-import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.util.ClassUtils;
 
 /**
  * Checks every {@link io.distlock.spring.DistributedLock} declaration of the context's beans once all singletons
- * exist, before scheduled jobs start: a wrong declaration, or a singleton with guarded methods that was not proxied,
- * fails the start with an {@link InvalidLockDeclarationException} listing every problem; once all are valid, the
- * {@link LockDeclarationListener}s are told of every declared lock.
+ * exist, before scheduled jobs start ({@link io.distlock.spring.support.LockDeclarationChecks}): a wrong declaration,
+ * or a singleton with guarded methods that was not proxied, fails the start with an
+ * {@link io.distlock.spring.support.InvalidLockDeclarationException} listing every problem of the context; once all
+ * are valid, the {@link LockDeclarationListener}s are told of every declared lock.
  */
-final class LockedMethodValidator implements SmartInitializingSingleton {
+final class LockedMethodValidator implements LockDeclarationCheck {
 
     private static final Logger logger = LoggerFactory.getLogger(LockedMethodValidator.class);
 
@@ -50,8 +51,12 @@ final class LockedMethodValidator implements SmartInitializingSingleton {
         this.listeners = listeners;
     }
 
+    /** The classes of the beans with guarded methods, once {@link #problems()} looked. */
+    private final Set<Class<?>> guardedClasses = new LinkedHashSet<>();
+
     @Override
-    public void afterSingletonsInstantiated() {
+    public List<String> problems() {
+        guardedClasses.clear();
         Set<String> problems = new LinkedHashSet<>();
         Set<List<Object>> checked = new HashSet<>();
         for (Iterator<String> names = beanFactory.getBeanNamesIterator(); names.hasNext();) {
@@ -62,6 +67,7 @@ final class LockedMethodValidator implements SmartInitializingSingleton {
                 continue;
             }
             boolean classProxy = singleton != null && AopUtils.isCglibProxy(singleton);
+            guardedClasses.add(targetClass);
             if (checked.add(List.of(targetClass, classProxy))) {
                 problems.addAll(lockedMethods.validate(targetClass, classProxy));
             }
@@ -72,11 +78,24 @@ final class LockedMethodValidator implements SmartInitializingSingleton {
                         + "BeanPostProcessor");
             }
         }
-        if (!problems.isEmpty()) {
-            throw new InvalidLockDeclarationException(List.copyOf(problems));
-        }
+        return List.copyOf(problems);
+    }
+
+    @Override
+    public void accepted() {
         Set<String> declared = lockedMethods.declaredNames();
         listeners.orderedStream().forEach(listener -> declared.forEach(listener::lockDeclared));
+        for (Class<?> guarded : guardedClasses) {
+            List<String> calls = SelfInvocations.find(guarded, LockedMethods.guardedMethodsOf(guarded));
+            if (!calls.isEmpty()) {
+                String warning = guarded.getName() + " calls its own @DistributedLock methods: " + String.join("; ",
+                        calls) + ". A call a bean makes on itself does not go through its proxy, so it takes no lock "
+                        + "and may run on every replica at once; call it through the proxy (from another bean, or an "
+                        + "injected self-reference), or weave the aspect into the class (AspectJ mode)";
+                logger.warn(warning);
+                listeners.orderedStream().forEach(listener -> listener.declarationWarning(warning));
+            }
+        }
     }
 
     private @Nullable Class<?> type(String name) {

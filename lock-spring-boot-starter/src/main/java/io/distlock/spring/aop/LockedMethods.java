@@ -131,6 +131,16 @@ final class LockedMethods {
         return !guardedMethods(targetClass).isEmpty();
     }
 
+    /**
+     * The {@link DistributedLock} methods a class declares or inherits.
+     *
+     * @param targetClass the user class of a bean
+     * @return the methods
+     */
+    static java.util.Set<Method> guardedMethodsOf(Class<?> targetClass) {
+        return guardedMethods(targetClass).keySet();
+    }
+
     private static Map<Method, DistributedLock> guardedMethods(Class<?> targetClass) {
         if (!AnnotationUtils.isCandidateClass(targetClass, DistributedLock.class)) {
             return Map.of();

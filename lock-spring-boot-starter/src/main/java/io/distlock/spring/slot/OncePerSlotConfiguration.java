@@ -3,6 +3,7 @@ package io.distlock.spring.slot;
 import io.distlock.core.LockManager;
 import io.distlock.spring.autoconfigure.DistributedLockProperties;
 import io.distlock.spring.support.AdviceOrder;
+import io.distlock.spring.support.LockDeclarationChecksConfiguration;
 import io.distlock.spring.support.LockDeclarationListener;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -11,6 +12,7 @@ import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
 import org.springframework.context.annotation.Role;
 import org.springframework.core.env.Environment;
 import org.springframework.util.function.SingletonSupplier;
@@ -22,6 +24,7 @@ import org.springframework.util.function.SingletonSupplier;
  * wires stays inside this package.
  */
 @Configuration(proxyBeanMethods = false)
+@Import(LockDeclarationChecksConfiguration.class)
 public final class OncePerSlotConfiguration {
 
     @Bean

@@ -11,8 +11,9 @@ import java.util.stream.Collectors;
 import io.distlock.core.CrashPolicy;
 import io.distlock.core.LockManager;
 import io.distlock.spring.support.AdvisedMethods;
-import io.distlock.spring.support.InvalidLockDeclarationException;
+import io.distlock.spring.support.LockDeclarationCheck;
 import io.distlock.spring.support.LockDeclarationListener;
+import io.distlock.spring.support.SelfInvocations;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -20,7 +21,6 @@ import org.slf4j.LoggerFactory;
 import org.springframework.aop.framework.AopProxyUtils;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.factory.ObjectProvider;
-import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.util.ClassUtils;
 
@@ -31,7 +31,7 @@ import org.springframework.util.ClassUtils;
  * it warns of what is legal but hazardous (a cron without a zone, at least once on a one-thread scheduler) and tells
  * the {@link LockDeclarationListener}s of every declared job.
  */
-final class OncePerSlotValidator implements SmartInitializingSingleton {
+final class OncePerSlotValidator implements LockDeclarationCheck {
 
     private static final Logger logger = LoggerFactory.getLogger(OncePerSlotValidator.class);
 
@@ -58,12 +58,15 @@ final class OncePerSlotValidator implements SmartInitializingSingleton {
         this.eagerStartupCheck = eagerStartupCheck;
     }
 
+    /** Whether the context has {@code @OncePerSlot} methods, once {@link #problems()} looked. */
+    private boolean found;
+
     @Override
-    public void afterSingletonsInstantiated() {
+    public List<String> problems() {
         Set<String> problems = new LinkedHashSet<>();
         Set<List<Object>> checked = new java.util.HashSet<>();
         Map<String, Set<String>> beansByJob = new TreeMap<>();
-        boolean found = false;
+        found = false;
         for (Iterator<String> names = beanFactory.getBeanNamesIterator(); names.hasNext();) {
             String name = names.next();
             if (org.springframework.aop.scope.ScopedProxyUtils.isScopedTarget(name)) {
@@ -103,10 +106,24 @@ final class OncePerSlotValidator implements SmartInitializingSingleton {
                         + "class of its own with its own job, or keep one bean");
             }
         });
-        if (!problems.isEmpty()) {
-            throw new InvalidLockDeclarationException(List.copyOf(problems));
-        }
+        return List.copyOf(problems);
+    }
+
+    @Override
+    public void accepted() {
+        List<SlotMethod> declared = slotMethods.declared();
         warnOfHazards(declared);
+        declared.stream().collect(Collectors.groupingBy(method -> method.method().getDeclaringClass(),
+                java.util.LinkedHashMap::new, Collectors.mapping(SlotMethod::method, Collectors.toList())))
+            .forEach((type, methods) -> {
+                List<String> calls = SelfInvocations.find(type, methods);
+                if (!calls.isEmpty()) {
+                    warn(type.getName() + " calls its own @OncePerSlot methods: " + String.join("; ", calls)
+                            + ". A call a bean makes on itself does not go through its proxy, so it claims no slot and "
+                            + "runs on every replica; call it through the proxy, or weave the aspect into the class "
+                            + "(AspectJ mode)");
+                }
+            });
         if (found && eagerStartupCheck) {
             // Before the first slot fires: a store or a lock table that cannot keep slots fails the start.
             lockManager.getObject().repository().verifySlots();

@@ -18,6 +18,7 @@ import io.distlock.spring.DistributedLock;
 import io.distlock.spring.OncePerSlot;
 import io.distlock.spring.autoconfigure.DistributedLockProperties;
 import io.distlock.spring.support.AdvisedMethods;
+import io.distlock.spring.support.AsynchronousResult;
 import io.distlock.spring.support.AsynchronousResults;
 import io.distlock.spring.support.DurationText;
 import io.distlock.spring.support.InvalidLockDeclarationException;
@@ -180,11 +181,16 @@ final class SlotMethods {
         Duration maxHold = duration(prefix, "maxHold", declaration.maxHold(), properties.get().getMaxHold(),
                 problems);
         Class<?> returnType = specific.getReturnType();
-        String asynchronous = AsynchronousResults.of(specific);
-        if (asynchronous != null) {
-            problems.add(prefix + "the method returns " + asynchronous + ", an asynchronous result: Spring's scheduler "
-                    + "runs its work after the method returned, outside the slot's claim, on every replica; make the "
-                    + "method synchronous");
+        AsynchronousResult asynchronous = AsynchronousResults.of(specific);
+        if (asynchronous != null && asynchronous.kind() == AsynchronousResult.Kind.UNSUPPORTED) {
+            problems.add(prefix + "the method returns " + asynchronous.type() + ", which cannot be guarded: "
+                    + asynchronous.unsupported());
+        }
+        else if (asynchronous != null && asynchronous.kind() == AsynchronousResult.Kind.COMPLETION_STAGE) {
+            problems.add(prefix + "the method returns " + asynchronous.type() + ": Spring's scheduler runs no "
+                    + "future's work to its end (it refuses such @Scheduled methods), so the slot's run could not end "
+                    + "with it; return a Mono or a Flux, which Spring's scheduler subscribes to, or make the method "
+                    + "synchronous");
         }
         if (returnType.isPrimitive() && returnType != void.class) {
             problems.add(prefix + "the method returns " + returnType.getName() + ", but a slot that does not run "
@@ -195,7 +201,7 @@ final class SlotMethods {
         }
         Scheduled scheduled = scheduled(specific);
         return Optional.of(new SlotMethod(specific, description, job, ttl, maxHold, declaration.onCrash(),
-                declaration.onMissed(), trigger, scheduled != null ? scheduled.scheduler() : ""));
+                declaration.onMissed(), trigger, scheduled != null ? scheduled.scheduler() : "", asynchronous));
     }
 
     private static @Nullable Scheduled scheduled(Method method) {
