@@ -127,7 +127,9 @@ final class ReactiveLockedCalls {
 
     private Mono<Optional<Lease>> acquire(LockedMethod lockedMethod, String resource) {
         // Cancelling the subscription cancels the acquire: a lease an attempt in flight takes is released at once.
-        return Mono.fromFuture(() -> lockManager.get().acquireAsync(lockedMethod.request(resource), executor), false);
+        // Subscribed on the bounded-elastic scheduler: the first call looks the manager up, which may wait.
+        return Mono.fromFuture(() -> lockManager.get().acquireAsync(lockedMethod.request(resource), executor), false)
+                .subscribeOn(statements);
     }
 
     /** Builds the method's result with the lease bound to the thread, as a synchronous method sees it. */
