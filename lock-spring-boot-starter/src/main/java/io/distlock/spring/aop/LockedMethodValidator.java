@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Set;
 
 import io.distlock.spring.support.AdvisedMethods;
+import io.distlock.spring.support.LockAdviceMode;
 import io.distlock.spring.support.LockDeclarationCheck;
 import io.distlock.spring.support.LockDeclarationListener;
 import io.distlock.spring.support.SelfInvocations;
@@ -37,18 +38,22 @@ final class LockedMethodValidator implements LockDeclarationCheck {
 
     private final ObjectProvider<LockDeclarationListener> listeners;
 
+    private final LockAdviceMode mode;
+
     /**
      * Creates the validator.
      *
      * @param beanFactory the factory whose beans are checked
      * @param lockedMethods parses and caches the declarations
      * @param listeners told of every declared lock once all are valid
+     * @param mode whether proxies or the woven aspect guard the methods
      */
     LockedMethodValidator(ConfigurableListableBeanFactory beanFactory, LockedMethods lockedMethods,
-            ObjectProvider<LockDeclarationListener> listeners) {
+            ObjectProvider<LockDeclarationListener> listeners, LockAdviceMode mode) {
         this.beanFactory = beanFactory;
         this.lockedMethods = lockedMethods;
         this.listeners = listeners;
+        this.mode = mode;
     }
 
     /** The classes of the beans with guarded methods, once {@link #problems()} looked. */
@@ -68,6 +73,12 @@ final class LockedMethodValidator implements LockDeclarationCheck {
             }
             boolean classProxy = singleton != null && AopUtils.isCglibProxy(singleton);
             guardedClasses.add(targetClass);
+            if (mode == LockAdviceMode.ASPECTJ) {
+                if (checked.add(List.of(targetClass))) {
+                    problems.addAll(lockedMethods.validateWoven(targetClass));
+                }
+                continue;
+            }
             if (checked.add(List.of(targetClass, classProxy))) {
                 problems.addAll(lockedMethods.validate(targetClass, classProxy));
             }
@@ -78,6 +89,11 @@ final class LockedMethodValidator implements LockDeclarationCheck {
                         + "BeanPostProcessor");
             }
         }
+        if (mode == LockAdviceMode.ASPECTJ && !guardedClasses.isEmpty()
+                && !ClassUtils.isPresent(LockAdviceMode.ASPECT_CLASS, beanFactory.getBeanClassLoader())) {
+            problems.add("distributed-lock.mode is aspectj, but io.distlock:lock-aspectj, whose aspect guards the "
+                    + "methods, is not on the class path: add it, and weave it into the guarded classes");
+        }
         return List.copyOf(problems);
     }
 
@@ -85,7 +101,7 @@ final class LockedMethodValidator implements LockDeclarationCheck {
     public void accepted() {
         Set<String> declared = lockedMethods.declaredNames();
         listeners.orderedStream().forEach(listener -> declared.forEach(listener::lockDeclared));
-        for (Class<?> guarded : guardedClasses) {
+        for (Class<?> guarded : mode == LockAdviceMode.PROXY ? guardedClasses : Set.<Class<?>>of()) {
             List<String> calls = SelfInvocations.find(guarded, LockedMethods.guardedMethodsOf(guarded));
             if (!calls.isEmpty()) {
                 String warning = guarded.getName() + " calls its own @DistributedLock methods: " + String.join("; ",

@@ -3,6 +3,8 @@ package io.distlock.spring.slot;
 import io.distlock.core.LockManager;
 import io.distlock.spring.autoconfigure.DistributedLockProperties;
 import io.distlock.spring.support.AdviceOrder;
+import io.distlock.spring.support.LockAdviceMode;
+import org.aopalliance.intercept.MethodInterceptor;
 import io.distlock.spring.support.LockDeclarationChecksConfiguration;
 import io.distlock.spring.support.LockDeclarationListener;
 
@@ -11,6 +13,7 @@ import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 import org.springframework.context.annotation.Role;
@@ -47,8 +50,20 @@ public final class OncePerSlotConfiguration {
         return new SlotSchedulers(beanFactory);
     }
 
+    /**
+     * The interceptor the woven aspect calls in AspectJ mode, where no advisor and no proxy apply it.
+     */
+    @Bean(name = "oncePerSlotInterceptor")
+    @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+    @Conditional(LockAdviceMode.AspectJ.class)
+    static MethodInterceptor oncePerSlotInterceptor(SlotMethods slotMethods, SlotSchedulers slotSchedulers,
+            ObjectProvider<LockManager> lockManager) {
+        return new OncePerSlotInterceptor(slotMethods, SingletonSupplier.of(lockManager::getObject), slotSchedulers);
+    }
+
     @Bean
     @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+    @Conditional(LockAdviceMode.Proxy.class)
     static OncePerSlotAdvisor oncePerSlotAdvisor(SlotMethods slotMethods, SlotSchedulers slotSchedulers,
             ObjectProvider<LockManager> lockManager, Environment environment) {
         OncePerSlotInterceptor interceptor = new OncePerSlotInterceptor(slotMethods,
@@ -64,6 +79,6 @@ public final class OncePerSlotConfiguration {
             ObjectProvider<LockDeclarationListener> declarationListeners, Environment environment) {
         boolean lazy = "lazy".equalsIgnoreCase(environment.getProperty("distributed-lock.startup-check", "eager"));
         return new OncePerSlotValidator(beanFactory, slotMethods, slotSchedulers, lockManager, declarationListeners,
-                !lazy);
+                !lazy, LockAdviceMode.of(environment));
     }
 }

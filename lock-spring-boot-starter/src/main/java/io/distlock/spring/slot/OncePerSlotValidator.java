@@ -11,6 +11,7 @@ import java.util.stream.Collectors;
 import io.distlock.core.CrashPolicy;
 import io.distlock.core.LockManager;
 import io.distlock.spring.support.AdvisedMethods;
+import io.distlock.spring.support.LockAdviceMode;
 import io.distlock.spring.support.LockDeclarationCheck;
 import io.distlock.spring.support.LockDeclarationListener;
 import io.distlock.spring.support.SelfInvocations;
@@ -47,15 +48,18 @@ final class OncePerSlotValidator implements LockDeclarationCheck {
 
     private final boolean eagerStartupCheck;
 
+    private final LockAdviceMode mode;
+
     OncePerSlotValidator(ConfigurableListableBeanFactory beanFactory, SlotMethods slotMethods,
             SlotSchedulers schedulers, ObjectProvider<LockManager> lockManager,
-            ObjectProvider<LockDeclarationListener> listeners, boolean eagerStartupCheck) {
+            ObjectProvider<LockDeclarationListener> listeners, boolean eagerStartupCheck, LockAdviceMode mode) {
         this.beanFactory = beanFactory;
         this.slotMethods = slotMethods;
         this.schedulers = schedulers;
         this.lockManager = lockManager;
         this.listeners = listeners;
         this.eagerStartupCheck = eagerStartupCheck;
+        this.mode = mode;
     }
 
     /** Whether the context has {@code @OncePerSlot} methods, once {@link #problems()} looked. */
@@ -80,7 +84,7 @@ final class OncePerSlotValidator implements LockDeclarationCheck {
             found = true;
             boolean classProxy = singleton != null && AopUtils.isCglibProxy(singleton);
             if (checked.add(List.of(targetClass, classProxy))) {
-                problems.addAll(slotMethods.validate(targetClass, classProxy, schedulers));
+                problems.addAll(slotMethods.validate(targetClass, classProxy, schedulers, mode));
             }
             if (beanFactory.containsBeanDefinition(name) && !beanFactory.getBeanDefinition(name).isSingleton()) {
                 problems.add("Bean '" + name + "' (" + targetClass.getName() + ") has @OncePerSlot methods but is not "
@@ -90,7 +94,8 @@ final class OncePerSlotValidator implements LockDeclarationCheck {
             for (SlotMethod method : slotMethods.of(targetClass)) {
                 beansByJob.computeIfAbsent(method.job(), job -> new java.util.TreeSet<>()).add(name);
             }
-            if (singleton != null && !AdvisedMethods.isAdvisedBy(singleton, OncePerSlotInterceptor.class)) {
+            if (mode == LockAdviceMode.PROXY && singleton != null
+                    && !AdvisedMethods.isAdvisedBy(singleton, OncePerSlotInterceptor.class)) {
                 problems.add("Bean '" + name + "' (" + targetClass.getName() + ") has @OncePerSlot methods but is not "
                         + "proxied by the once-per-slot advisor, so they would run on every replica for every slot; "
                         + "it was probably created before the auto-proxy creator, for example as a dependency of a "
@@ -113,7 +118,7 @@ final class OncePerSlotValidator implements LockDeclarationCheck {
     public void accepted() {
         List<SlotMethod> declared = slotMethods.declared();
         warnOfHazards(declared);
-        declared.stream().collect(Collectors.groupingBy(method -> method.method().getDeclaringClass(),
+        declared.stream().filter(method -> mode == LockAdviceMode.PROXY).collect(Collectors.groupingBy(method -> method.method().getDeclaringClass(),
                 java.util.LinkedHashMap::new, Collectors.mapping(SlotMethod::method, Collectors.toList())))
             .forEach((type, methods) -> {
                 List<String> calls = SelfInvocations.find(type, methods);

@@ -22,6 +22,7 @@ import io.distlock.spring.support.AsynchronousResult;
 import io.distlock.spring.support.AsynchronousResults;
 import io.distlock.spring.support.DurationText;
 import io.distlock.spring.support.InvalidLockDeclarationException;
+import io.distlock.spring.support.LockAdviceMode;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.aop.support.AopUtils;
@@ -76,10 +77,21 @@ final class SlotMethods {
      * @param schedulers tells whether a method's {@code @Scheduled(scheduler = …)} names a scheduler
      * @return one message per problem; empty when all declarations are valid
      */
-    List<String> validate(Class<?> targetClass, boolean classProxy, SlotSchedulers schedulers) {
+    List<String> validate(Class<?> targetClass, boolean classProxy, SlotSchedulers schedulers,
+            LockAdviceMode mode) {
         List<String> problems = new ArrayList<>();
         for (Method method : declared(targetClass)) {
-            String unreachable = AdvisedMethods.unreachable(method, classProxy);
+            if (mode == LockAdviceMode.ASPECTJ && !java.lang.reflect.Modifier.isStatic(method.getModifiers())
+                    && !AdvisedMethods.isWoven(method)) {
+                problems.add("@OncePerSlot on " + targetClass.getName() + "." + method.getName() + "(): "
+                        + "distributed-lock.mode is aspectj, but the aspect of io.distlock:lock-aspectj is not woven "
+                        + "into " + method.getDeclaringClass().getName() + ", so it would run on every replica for "
+                        + "every slot; weave it at compile time or at load time");
+                continue;
+            }
+            String unreachable = mode == LockAdviceMode.ASPECTJ
+                    ? (java.lang.reflect.Modifier.isStatic(method.getModifiers()) ? "static" : null)
+                    : AdvisedMethods.unreachable(method, classProxy);
             if (unreachable != null) {
                 problems.add("@OncePerSlot on " + targetClass.getName() + "." + method.getName() + "(): the method is "
                         + unreachable + ", so Spring AOP proxies cannot intercept it and it would run on every "

@@ -85,6 +85,20 @@ class LockedMethodValidatorTests {
     }
 
     @Test
+    void inAspectJModeAClassTheAspectIsNotWovenIntoIsRefused() {
+        runner.withPropertyValues("distributed-lock.mode=aspectj").withBean(SelfCalling.class).run(context -> {
+            assertThat(context).hasFailed();
+            assertThat(NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure()))
+                .isInstanceOf(InvalidLockDeclarationException.class)
+                .hasMessageContaining("@DistributedLock on " + SelfCalling.class.getName() + ".generate(String): "
+                        + "distributed-lock.mode is aspectj, but the aspect of io.distlock:lock-aspectj is not woven "
+                        + "into " + SelfCalling.class.getName())
+                .hasMessageContaining("io.distlock:lock-aspectj, whose aspect guards the methods, is not on the "
+                        + "class path");
+        });
+    }
+
+    @Test
     void asynchronousResultsThatCanBeGuardedStart() {
         runner.withBean(Asynchronous.class).run(context -> assertThat(context).hasNotFailed());
     }
