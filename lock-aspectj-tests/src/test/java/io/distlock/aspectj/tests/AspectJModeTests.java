@@ -1,16 +1,21 @@
 package io.distlock.aspectj.tests;
 
 import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.Optional;
 
 import io.distlock.core.CurrentLease;
 import io.distlock.core.Lease;
 import io.distlock.core.LockManager;
 import io.distlock.core.LockRepository;
+import io.distlock.core.SlotExecution;
 import io.distlock.spring.DistributedLock;
 import io.distlock.spring.LockContext;
 import io.distlock.spring.LockNotAcquiredException;
 import io.distlock.spring.OnLocked;
+import io.distlock.spring.OncePerSlot;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -25,14 +30,18 @@ import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.scheduling.annotation.EnableScheduling;
+import org.springframework.scheduling.annotation.Scheduled;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 /**
  * An application in AspectJ mode, its classes woven at compile time with lock-aspectj: a call a bean makes on itself
  * ({@code this.generate(…)}), a private method and a final method take their lock — refused while another owner
- * holds it, with the lease bound inside when they run — and the bean is not proxied at all.
+ * holds it, with the lease bound inside when they run — and the bean is not proxied at all; a woven
+ * {@code @Scheduled @OncePerSlot} job runs through the slot aspect.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class AspectJModeTests {
@@ -101,13 +110,38 @@ class AspectJModeTests {
                 .isEqualTo(Optional.empty());
     }
 
+    @Test
+    void aScheduledJobRunsThroughTheWovenOncePerSlotAspect() {
+        await().atMost(Duration.ofSeconds(20)).until(() -> EverySecond.slots.stream().distinct().count() >= 2);
+        assertThat(EverySecond.slots).as("each slot once: one replica, and the slot bound inside")
+                .doesNotHaveDuplicates();
+    }
+
     @Configuration(proxyBeanMethods = false)
     @EnableAutoConfiguration
+    @EnableScheduling
     static class WovenApplication {
 
         @Bean
         Reports reports() {
             return new Reports();
+        }
+
+        @Bean
+        EverySecond everySecond() {
+            return new EverySecond();
+        }
+    }
+
+    /** A woven scheduled job, claimed once per slot. */
+    public static class EverySecond {
+
+        static final List<Instant> slots = new CopyOnWriteArrayList<>();
+
+        @Scheduled(cron = "* * * * * *", zone = "UTC")
+        @OncePerSlot(job = "aspectj-every-second", ttl = "PT10S")
+        public void run() {
+            slots.add(SlotExecution.current().orElseThrow().slot());
         }
     }
 

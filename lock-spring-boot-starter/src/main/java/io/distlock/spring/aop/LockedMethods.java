@@ -97,7 +97,8 @@ final class LockedMethods {
             if (unreachable != null) {
                 problems.add("@DistributedLock on " + LockedMethod.describe(method, targetClass) + ": the method is "
                         + unreachable + ", so Spring AOP proxies cannot intercept it and the lock would never be "
-                        + "taken");
+                        + "taken; make it public and not " + unreachable + ", or weave the aspect into the class "
+                        + "(distributed-lock.mode=aspectj)");
                 continue;
             }
             try {

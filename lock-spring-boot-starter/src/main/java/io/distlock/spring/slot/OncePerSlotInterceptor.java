@@ -27,6 +27,10 @@ import org.springframework.aop.support.AopUtils;
  * At least once, a slot whose lock stayed held elsewhere may be one whose holder crashed: it is checked again on the
  * same scheduler one lease length later — by then a crashed holder's lease has run out — and again while the lock
  * stays held, until the slot is claimed here, found claimed elsewhere, or the next slot is near.
+ *
+ * <p>A reactive method ({@code Mono}, {@code Flux}, a Kotlin suspend function) is called once by Spring's scheduler,
+ * which subscribes to its result at every run: the slot is read, claimed and run to the end of its work at each
+ * subscription ({@link ReactiveSlotRuns}).
  */
 final class OncePerSlotInterceptor implements MethodInterceptor {
 

@@ -95,7 +95,9 @@ final class SlotMethods {
             if (unreachable != null) {
                 problems.add("@OncePerSlot on " + targetClass.getName() + "." + method.getName() + "(): the method is "
                         + unreachable + ", so Spring AOP proxies cannot intercept it and it would run on every "
-                        + "replica for every slot, unguarded; make it public and not " + unreachable);
+                        + "replica for every slot, unguarded; make it public and not " + unreachable
+                        + (mode == LockAdviceMode.PROXY ? ", or weave the aspect into the class "
+                                + "(distributed-lock.mode=aspectj)" : ""));
                 continue;
             }
             try {
