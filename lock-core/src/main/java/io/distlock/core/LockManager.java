@@ -5,6 +5,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
@@ -33,7 +35,7 @@ public final class LockManager implements AutoCloseable {
 
     private static final Logger logger = LoggerFactory.getLogger(LockManager.class);
 
-    private static final long MIN_BACKOFF_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
+    static final long MIN_BACKOFF_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
 
     /** The longest pause between two attempts of a waiting acquire, unless the builder sets another. */
     public static final Duration DEFAULT_MAX_POLL_INTERVAL = Duration.ofSeconds(1);
@@ -221,6 +223,25 @@ public final class LockManager implements AutoCloseable {
     }
 
     /**
+     * Takes the lock a request names without holding a thread while it waits, for asynchronous and reactive work:
+     * each attempt is one store statement run on {@code executor}, the pauses between attempts (the backoff of
+     * {@link #acquire(LockRequest)}, not woken by releases) hold no thread, and the lease is kept alive as the
+     * request says. The observers are told once, when the lease is taken or the wait given up, as for a waiting
+     * {@link #acquire(LockRequest)}. Cancelling the returned future stops the wait; a lease that an attempt in flight
+     * takes after that is released at once.
+     *
+     * @param request what to lock and how
+     * @param executor runs the attempts, each a blocking store statement (for example Reactor's bounded-elastic
+     *     scheduler, never an event loop)
+     * @return the lease, or empty when another owner held the lock for the whole wait; completed exceptionally with
+     *     the store's {@code DataAccessException} when it does not answer, or with the executor's refusal
+     */
+    public CompletableFuture<Optional<Lease>> acquireAsync(LockRequest request, Executor executor) {
+        return AsyncAcquisition.start(this, Objects.requireNonNull(request, "request"),
+                Objects.requireNonNull(executor, "executor"), maxPollNanos);
+    }
+
+    /**
      * Takes the lock if it is free or expired; never waits. The lease is not kept alive: call
      * {@link Lease#keepAlive}, or use {@link #acquire(LockRequest)} or {@link #runLocked}.
      *
@@ -278,7 +299,7 @@ public final class LockManager implements AutoCloseable {
         }
     }
 
-    private Optional<Lease> attempt(LockRequest request, long start) {
+    Optional<Lease> attempt(LockRequest request, long start) {
         String owner = ownerGenerator.nextOwner();
         try {
             long sentAt = System.nanoTime();
@@ -300,7 +321,7 @@ public final class LockManager implements AutoCloseable {
         }
     }
 
-    private Optional<Lease> observed(LockRequest request, long start, Optional<Lease> lease) {
+    Optional<Lease> observed(LockRequest request, long start, Optional<Lease> lease) {
         Duration elapsed = Duration.ofNanos(System.nanoTime() - start);
         if (lease.isPresent()) {
             host.acquired(request.label(), lease.get(), elapsed);

@@ -15,6 +15,8 @@ import io.distlock.core.LockOutcome;
 import io.distlock.core.LockRecord;
 import io.distlock.spring.LockNotAcquiredException;
 import io.distlock.spring.OnLocked;
+import io.distlock.spring.support.AsynchronousResult;
+import io.distlock.spring.support.AsynchronousResults;
 import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
@@ -46,9 +48,16 @@ final class DistributedLockInterceptor implements MethodInterceptor {
     /** Failures to reach the lock store of each scheduled method, told without flooding the log in an outage. */
     private final Map<LockedMethod, FailureLog> storeFailures = new ConcurrentHashMap<>();
 
+    /** Reactive results, when Reactor is on the class path. */
+    private final @Nullable ReactiveLockedCalls reactive;
+
+    private final CompletionStageLockedCalls completionStages;
+
     DistributedLockInterceptor(LockedMethods lockedMethods, Supplier<LockManager> lockManager) {
         this.lockedMethods = lockedMethods;
         this.lockManager = lockManager;
+        this.reactive = AsynchronousResults.REACTOR_PRESENT ? new ReactiveLockedCalls(lockManager) : null;
+        this.completionStages = new CompletionStageLockedCalls(lockManager, reactive);
     }
 
     @Override
@@ -61,6 +70,13 @@ final class DistributedLockInterceptor implements MethodInterceptor {
             return invocation.proceed();
         }
         String resource = lockedMethods.resourceName(lockedMethod, target, targetClass, invocation.getArguments());
+        AsynchronousResult asynchronous = lockedMethod.asynchronous();
+        if (asynchronous != null) {
+            // Held until the result completes; the start-up check refused what cannot be.
+            return asynchronous.kind() == AsynchronousResult.Kind.COMPLETION_STAGE
+                    ? completionStages.invoke(lockedMethod, resource, invocation)
+                    : Objects.requireNonNull(reactive, "Reactor").invoke(lockedMethod, resource, invocation);
+        }
         LockOutcome<Object> outcome;
         AtomicBoolean ran = new AtomicBoolean();
         try {
@@ -107,9 +123,14 @@ final class DistributedLockInterceptor implements MethodInterceptor {
         if (Thread.currentThread().isInterrupted()) {
             throw new LockNotAcquiredException(resource, null, "interrupted while waiting", null);
         }
+        throw notAcquired(lockedMethod, resource, lockManager.get());
+    }
+
+    /** What a THROW or WAIT call that did not get its lock fails with, naming the holder when the store tells it. */
+    static LockNotAcquiredException notAcquired(LockedMethod lockedMethod, String resource, LockManager lockManager) {
         String detail = lockedMethod.onLocked() == OnLocked.WAIT ? "gave up after waiting " + lockedMethod.waitTimeout()
                 : "";
-        throw new LockNotAcquiredException(resource, holder(resource), detail, null);
+        return new LockNotAcquiredException(resource, holder(resource, lockManager), detail, null);
     }
 
     private @Nullable Object lost(LockedMethod lockedMethod, LockOutcome<Object> outcome) {
@@ -131,13 +152,13 @@ final class DistributedLockInterceptor implements MethodInterceptor {
                 || AnnotatedElementUtils.hasAnnotation(lockedMethod.method(), Schedules.class);
     }
 
-    private static void warnLost(LockedMethod lockedMethod, String how, LockLostException loss) {
+    static void warnLost(LockedMethod lockedMethod, String how, LockLostException loss) {
         logger.warn("{} {} after losing its lock: {}", lockedMethod.description(), how, loss.getMessage());
     }
 
-    private @Nullable LockRecord holder(String resource) {
+    private static @Nullable LockRecord holder(String resource, LockManager lockManager) {
         try {
-            return lockManager.get().repository().find(resource).orElse(null);
+            return lockManager.repository().find(resource).orElse(null);
         }
         catch (DataAccessException ex) {
             logger.debug("Could not read the holder of the lock on '{}'", resource, ex);
