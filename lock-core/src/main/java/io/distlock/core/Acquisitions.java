@@ -8,7 +8,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * How a {@link LockManager} takes locks: one attempt with an owner token of its own, or attempts polled with
  * exponential backoff and jitter (and woken by releases, {@link ReleaseSignals}) until the request's wait is over; a
- * lease kept alive as its request says; and every acquisition told to the manager's observers.
+ * lease kept alive as its request says; and every acquisition told to the manager's observers. One attempt and its
+ * report are also what an acquire that holds no thread is made of ({@link AsyncAcquisition}).
  */
 final class Acquisitions {
 
@@ -28,6 +29,11 @@ final class Acquisitions {
         this.ownerGenerator = ownerGenerator;
         this.host = host;
         this.maxPollNanos = maxPoll.toNanos();
+    }
+
+    /** @return the longest pause between two attempts of a waiting acquire, in nanoseconds */
+    long maxPollNanos() {
+        return maxPollNanos;
     }
 
     /**
@@ -74,7 +80,7 @@ final class Acquisitions {
         }
     }
 
-    private Optional<Lease> attempt(LockRequest request, long start) {
+    Optional<Lease> attempt(LockRequest request, long start) {
         String owner = ownerGenerator.nextOwner();
         try {
             long sentAt = System.nanoTime();
@@ -97,7 +103,7 @@ final class Acquisitions {
         }
     }
 
-    private Optional<Lease> observed(LockRequest request, long start, Optional<Lease> lease) {
+    Optional<Lease> observed(LockRequest request, long start, Optional<Lease> lease) {
         Duration elapsed = Duration.ofNanos(System.nanoTime() - start);
         if (lease.isPresent()) {
             host.acquired(request.label(), lease.get(), elapsed);

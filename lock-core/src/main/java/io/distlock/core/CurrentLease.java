@@ -22,6 +22,14 @@ import java.util.Optional;
  */
 public final class CurrentLease {
 
+    /**
+     * The key of the lease in a reactive context (Reactor's {@code Context}) and in Micrometer's context
+     * propagation: guarded reactive work finds its lease there, and with context propagation on
+     * ({@code Hooks.enableAutomaticContextPropagation()}, Spring Boot's {@code spring.reactor.context-propagation=auto})
+     * {@link #get()} reads it on whatever thread the work runs ({@link LeaseThreadLocalAccessor}).
+     */
+    public static final String CONTEXT_KEY = "io.distlock.core.CurrentLease";
+
     private CurrentLease() {
     }
 
@@ -32,6 +40,22 @@ public final class CurrentLease {
      */
     public static Optional<Lease> get() {
         return Optional.ofNullable(LeaseScope.current());
+    }
+
+    /**
+     * Runs work with a lease bound to this thread, as {@link LockManager#runLocked} binds it, restoring what was bound
+     * before afterwards: for guarded work that goes on asynchronously, whose synchronous part (the method that builds
+     * a {@code Mono}, say) sees its lease so. Neither takes, renews nor releases the lock.
+     *
+     * @param lease the lease its holder is working under
+     * @param work the work
+     * @param <T> what the work returns
+     * @param <E> what the work may throw
+     * @return what the work returned
+     * @throws E what the work threw
+     */
+    public static <T, E extends Throwable> T callWith(Lease lease, LockedWork<T, E> work) throws E {
+        return LeaseScope.callWith(java.util.Objects.requireNonNull(lease, "lease"), work);
     }
 
     /**

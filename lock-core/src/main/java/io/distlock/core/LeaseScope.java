@@ -49,6 +49,34 @@ final class LeaseScope {
         }
     }
 
+    /** Binds a lease to this thread on top of what is bound, for {@link LeaseThreadLocalAccessor}. */
+    static void push(Lease lease) {
+        frames.set(new Frame(lease, frames.get()));
+    }
+
+    /** Unbinds everything from this thread, for {@link LeaseThreadLocalAccessor}. */
+    static void clear() {
+        frames.remove();
+    }
+
+    /**
+     * Undoes a {@link #push}: the binding below it comes back when it is the lease that was bound before, otherwise
+     * that lease alone is bound (or nothing, for {@code null}).
+     */
+    static void restore(@Nullable Lease previous) {
+        Frame top = frames.get();
+        Frame below = top != null ? top.parent() : null;
+        if (below != null && below.lease() == previous) {
+            frames.set(below);
+        }
+        else if (previous != null) {
+            frames.set(new Frame(previous, null));
+        }
+        else {
+            frames.remove();
+        }
+    }
+
     private record Frame(Lease lease, @Nullable Frame parent) {
     }
 }

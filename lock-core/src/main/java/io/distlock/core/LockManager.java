@@ -5,6 +5,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 
 import io.micrometer.observation.ObservationRegistry;
 import org.jspecify.annotations.Nullable;
@@ -25,7 +27,7 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>One concept, hence its length: the library's public face, each call with its documented behaviour, and its
  * builder; the work is done by {@link Acquisitions}, {@link LockedRuns},
- * {@link SlotRuns}, the {@link LeaseRegistry} of the leases it handed out, and the {@link LeaseWatchdog}.
+ * {@link SlotRuns}, {@link AsyncAcquisition}, the {@link LeaseRegistry} of the leases it handed out, and the {@link LeaseWatchdog}.
  */
 public final class LockManager implements AutoCloseable {
 
@@ -124,6 +126,25 @@ public final class LockManager implements AutoCloseable {
      */
     public Optional<Lease> acquire(LockRequest request) throws InterruptedException {
         return acquisitions.acquire(request);
+    }
+
+    /**
+     * Takes the lock a request names without holding a thread while it waits, for asynchronous and reactive work:
+     * each attempt is one store statement run on {@code executor}, the pauses between attempts (the backoff of
+     * {@link #acquire(LockRequest)}, not woken by releases) hold no thread, and the lease is kept alive as the
+     * request says. The observers are told once, when the lease is taken or the wait given up, as for a waiting
+     * {@link #acquire(LockRequest)}. Cancelling the returned future stops the wait; a lease that an attempt in flight
+     * takes after that is released at once.
+     *
+     * @param request what to lock and how
+     * @param executor runs the attempts, each a blocking store statement (for example Reactor's bounded-elastic
+     *     scheduler, never an event loop)
+     * @return the lease, or empty when another owner held the lock for the whole wait; completed exceptionally with
+     *     the store's {@code DataAccessException} when it does not answer, or with the executor's refusal
+     */
+    public CompletableFuture<Optional<Lease>> acquireAsync(LockRequest request, Executor executor) {
+        return AsyncAcquisition.start(acquisitions, Objects.requireNonNull(request, "request"),
+                Objects.requireNonNull(executor, "executor"));
     }
 
     /**

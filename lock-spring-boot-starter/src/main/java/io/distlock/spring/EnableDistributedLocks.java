@@ -6,6 +6,7 @@ import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
+import org.springframework.context.annotation.AdviceMode;
 import org.springframework.context.annotation.Import;
 
 /**
@@ -66,4 +67,14 @@ public @interface EnableDistributedLocks {
      * @return a duration
      */
     String maxTtl() default "P1D";
+
+    /**
+     * How the annotations reach the methods they guard, as {@code @EnableTransactionManagement(mode = …)} says it:
+     * {@link AdviceMode#PROXY} through Spring AOP proxies, {@link AdviceMode#ASPECTJ} through the aspect of
+     * {@code io.distlock:lock-aspectj} woven into the classes, which also guards calls a bean makes on itself and
+     * private and final methods. {@code ASPECTJ} sets {@code distributed-lock.mode=aspectj} for the context.
+     *
+     * @return the mode
+     */
+    AdviceMode mode() default AdviceMode.PROXY;
 }

@@ -6,7 +6,9 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CyclicBarrier;
@@ -163,6 +165,79 @@ public abstract class LeaseContract {
         assertThat(outcome.status()).isEqualTo(LockOutcome.Status.RAN);
         assertThat(outcome.value()).isPositive();
         assertThat(repository.find(resource)).isEmpty();
+    }
+
+    @Test
+    void anAsynchronousAcquireWaitsWithoutAThreadAndTakesTheLockWhenItIsReleased() throws Exception {
+        String resource = resource();
+        Lease holder = locks.tryAcquire(resource, Duration.ofSeconds(10)).orElseThrow();
+        AtomicInteger attempts = new AtomicInteger();
+        ExecutorService statements = Executors.newSingleThreadExecutor();
+        try {
+            CompletableFuture<Optional<Lease>> waiting = locks.acquireAsync(
+                    LockRequest.of(resource, Duration.ofSeconds(1)).withMaxWait(Duration.ofSeconds(20)), task -> {
+                        attempts.incrementAndGet();
+                        statements.execute(task);
+                    });
+            await().atMost(Duration.ofSeconds(10)).until(() -> attempts.get() >= 3);
+            assertThat(waiting).as("waiting while the lock is held").isNotDone();
+            holder.release();
+            Lease lease = waiting.get(10, TimeUnit.SECONDS).orElseThrow();
+            assertThat(lease.token()).isGreaterThan(holder.token());
+            // Kept alive as the request says: still held after several of its one-second TTLs.
+            await().pollDelay(Duration.ofMillis(2500)).atMost(Duration.ofSeconds(5))
+                    .until(() -> repository.find(resource).map(LockRecord::owner).orElse("").equals(lease.owner()));
+            assertThat(lease.isLost()).isFalse();
+            assertThat(lease.release()).isEqualTo(LockResult.APPLIED);
+        }
+        finally {
+            statements.shutdownNow();
+        }
+    }
+
+    @Test
+    void anAsynchronousAcquireGivesUpEmptyAfterItsWait() throws Exception {
+        String resource = resource();
+        Lease holder = locks.tryAcquire(resource, Duration.ofSeconds(10)).orElseThrow();
+        try {
+            assertThat(locks.acquireAsync(LockRequest.of(resource, Duration.ofSeconds(1))
+                    .withMaxWait(Duration.ofMillis(300)), Runnable::run).get(10, TimeUnit.SECONDS)).isEmpty();
+            assertThat(locks.acquireAsync(LockRequest.of(resource, Duration.ofSeconds(1)), Runnable::run)
+                    .get(10, TimeUnit.SECONDS)).as("without a wait: one attempt").isEmpty();
+        }
+        finally {
+            holder.release();
+        }
+    }
+
+    @Test
+    void aLeaseThatACancelledAsynchronousAcquireTakesIsReleasedAtOnce() throws Exception {
+        String resource = resource();
+        CountDownLatch cancelled = new CountDownLatch(1);
+        ExecutorService statements = Executors.newSingleThreadExecutor();
+        try {
+            // The attempt is in flight (held back) when the caller cancels.
+            CompletableFuture<Optional<Lease>> acquire = locks.acquireAsync(LockRequest.of(resource,
+                    Duration.ofMinutes(5)), task -> statements.execute(() -> {
+                        try {
+                            cancelled.await();
+                        }
+                        catch (InterruptedException ex) {
+                            Thread.currentThread().interrupt();
+                        }
+                        task.run();
+                    }));
+            acquire.cancel(false);
+            cancelled.countDown();
+            await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+                Optional<Lease> next = locks.tryAcquire(resource, Duration.ofSeconds(5));
+                assertThat(next).as("free again long before the 5-minute TTL").isPresent();
+                next.get().release();
+            });
+        }
+        finally {
+            statements.shutdownNow();
+        }
     }
 
     @Test

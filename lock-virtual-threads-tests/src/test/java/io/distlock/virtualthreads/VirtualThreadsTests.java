@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
@@ -23,11 +24,14 @@ import io.distlock.core.LockManager;
 import io.distlock.core.SlotExecution;
 import io.distlock.jdbc.LockTableName;
 import io.distlock.spring.DistributedLock;
+import io.distlock.spring.LockContext;
 import io.distlock.spring.OnLocked;
 import io.distlock.spring.OncePerSlot;
 import io.distlock.testsupport.TestDatabase;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
 
 import org.springframework.boot.Banner;
 import org.springframework.boot.WebApplicationType;
@@ -48,11 +52,14 @@ import static org.awaitility.Awaitility.await;
  * A Spring Boot application with {@code spring.threads.virtual.enabled=true}, on Java 21 and later: guarded methods
  * called from hundreds of virtual threads never overlap and see their lease through {@link CurrentLease}; a lease
  * held by a virtual thread for several TTLs is kept alive by the watchdog; {@code @Scheduled} jobs run on Spring
- * Boot's virtual-thread scheduler, and two replicas run every slot of a {@code @OncePerSlot} job once between them.
+ * Boot's virtual-thread scheduler, and two replicas run every slot of a {@code @OncePerSlot} job, synchronous or
+ * reactive, once between them; futures and monos guarded from virtual threads hold their lock until their work ends.
  */
 class VirtualThreadsTests {
 
     static final List<SlotRun> slotRuns = new CopyOnWriteArrayList<>();
+
+    static final List<SlotRun> reactiveSlotRuns = new CopyOnWriteArrayList<>();
 
     @ParameterizedTest
     @EnumSource(value = TestDatabase.class, names = { "H2", "POSTGRESQL" })
@@ -84,6 +91,37 @@ class VirtualThreadsTests {
 
     @ParameterizedTest
     @EnumSource(value = TestDatabase.class, names = { "H2", "POSTGRESQL" })
+    void futuresAndMonosGuardedFromVirtualThreadsHoldTheirLockUntilTheirWorkEnds(TestDatabase database)
+            throws Exception {
+        try (Replica replica = Replica.start(database, "async")) {
+            Guarded guarded = replica.context().getBean(Guarded.class);
+            Calls seen = replica.context().getBean(Calls.class);
+            int calls = 100;
+            List<Future<String>> results = new ArrayList<>();
+            try (ExecutorService virtualThreads = Executors.newVirtualThreadPerTaskExecutor()) {
+                CountDownLatch start = new CountDownLatch(1);
+                for (int i = 0; i < calls; i++) {
+                    String resource = replica.prefix() + ":async:" + (i % 4);
+                    boolean future = i % 2 == 0;
+                    results.add(virtualThreads.submit(() -> {
+                        start.await();
+                        return future ? guarded.future(resource).get(2, TimeUnit.MINUTES)
+                                : guarded.mono(resource).block(Duration.ofMinutes(2));
+                    }));
+                }
+                start.countDown();
+                for (Future<String> result : results) {
+                    assertThat(result.get(3, TimeUnit.MINUTES)).startsWith("async ");
+                }
+            }
+            assertThat(seen.maxConcurrency.values()).as("holders of one resource at a time, work included")
+                    .containsOnly(1);
+            assertThat(seen.calls).hasValue(calls);
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = TestDatabase.class, names = { "H2", "POSTGRESQL" })
     void aLeaseHeldByAVirtualThreadForSeveralTtlsIsKeptAliveAndRefusedToOthers(TestDatabase database)
             throws Exception {
         try (Replica replica = Replica.start(database, "long")) {
@@ -109,6 +147,7 @@ class VirtualThreadsTests {
     void twoReplicasOnVirtualThreadSchedulersRunEverySlotOnceBetweenThem(TestDatabase database) {
         database.assumeAvailable();
         slotRuns.clear();
+        reactiveSlotRuns.clear();
         String tag = UUID.randomUUID().toString().replace("-", "").substring(0, 10);
         try (Replica first = Replica.start(database, "slots-a", tag); Replica second = Replica.start(database,
                 "slots-b", tag)) {
@@ -116,8 +155,12 @@ class VirtualThreadsTests {
                     .isEqualTo("SimpleAsyncTaskScheduler");
             Instant joined = Instant.now();
             await().atMost(Duration.ofSeconds(30)).until(() -> slotRuns.stream()
-                    .filter(run -> run.slot().isAfter(joined.plusSeconds(1))).map(SlotRun::slot).distinct().count() >= 5);
+                    .filter(run -> run.slot().isAfter(joined.plusSeconds(1))).map(SlotRun::slot).distinct().count() >= 5
+                    && reactiveSlotRuns.stream().filter(run -> run.slot().isAfter(joined.plusSeconds(1)))
+                            .map(SlotRun::slot).distinct().count() >= 5);
         }
+        assertThat(reactiveSlotRuns.stream().collect(Collectors.groupingBy(SlotRun::slot)).values())
+                .as("runs of each slot of the reactive job").allSatisfy(runs -> assertThat(runs).hasSize(1));
         Map<Instant, List<SlotRun>> bySlot = slotRuns.stream().collect(Collectors.groupingBy(SlotRun::slot,
                 TreeMap::new, Collectors.toList()));
         assertThat(bySlot.values()).as("runs of each slot").allSatisfy(runs -> assertThat(runs).hasSize(1));
@@ -184,6 +227,12 @@ class VirtualThreadsTests {
         }
 
         @Bean
+        EverySecondReactive everySecondReactive(Environment environment) {
+            return new EverySecondReactive(environment.getRequiredProperty("test.replica"),
+                    environment.getRequiredProperty("test.slots", Boolean.class));
+        }
+
+        @Bean
         EverySecond everySecond(Environment environment) {
             return new EverySecond(environment.getRequiredProperty("test.replica"),
                     environment.getRequiredProperty("test.slots", Boolean.class));
@@ -233,6 +282,34 @@ class VirtualThreadsTests {
             }
         }
 
+        @DistributedLock(resource = "#{#resource}", ttl = "PT2S", onLocked = OnLocked.WAIT, waitTimeout = "PT60S")
+        public CompletableFuture<String> future(String resource) {
+            // The work goes on on another virtual thread, after the method returned.
+            return CompletableFuture.supplyAsync(() -> asyncWork(resource), task -> Thread.ofVirtual().start(task));
+        }
+
+        @DistributedLock(resource = "#{#resource}", ttl = "PT2S", onLocked = OnLocked.WAIT, waitTimeout = "PT60S")
+        public Mono<String> mono(String resource) {
+            return Mono.fromCallable(() -> asyncWork(resource)).subscribeOn(Schedulers.boundedElastic());
+        }
+
+        private String asyncWork(String resource) {
+            int now = seen.active.computeIfAbsent(resource, key -> new AtomicInteger()).incrementAndGet();
+            seen.maxConcurrency.merge(resource, now, Math::max);
+            try {
+                Thread.sleep(5);
+                seen.calls.incrementAndGet();
+                return "async " + resource;
+            }
+            catch (InterruptedException ex) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(ex);
+            }
+            finally {
+                seen.active.get(resource).decrementAndGet();
+            }
+        }
+
         @DistributedLock(resource = "#{#resource}", ttl = "PT1S")
         public void holdForThreeTtls(String resource) {
             seen.holding.incrementAndGet();
@@ -246,6 +323,29 @@ class VirtualThreadsTests {
             if (lease.isLost()) {
                 seen.lostLeases.incrementAndGet();
             }
+        }
+    }
+
+    /** A reactive job claimed once per slot, every second, which Spring's scheduler subscribes to. */
+    public static class EverySecondReactive {
+
+        private final String replica;
+
+        private final boolean recording;
+
+        EverySecondReactive(String replica, boolean recording) {
+            this.replica = replica;
+            this.recording = recording;
+        }
+
+        @Scheduled(cron = "* * * * * *", zone = "UTC")
+        @OncePerSlot(job = "${test.job}-reactive", ttl = "PT10S")
+        public Mono<Void> run() {
+            return LockContext.slot().doOnNext(slot -> {
+                if (recording) {
+                    reactiveSlotRuns.add(new SlotRun(slot.slot(), replica, Thread.currentThread().isVirtual()));
+                }
+            }).then();
         }
     }
 

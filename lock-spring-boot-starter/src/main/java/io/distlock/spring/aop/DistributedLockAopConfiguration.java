@@ -7,7 +7,11 @@ import io.distlock.core.LockManager;
 import io.distlock.core.LockRequest;
 import io.distlock.spring.autoconfigure.DistributedLockProperties;
 import io.distlock.spring.support.AdviceOrder;
+import io.distlock.spring.support.LockAdviceMode;
+import io.distlock.spring.support.LockDeclarationChecksConfiguration;
 import io.distlock.spring.support.LockDeclarationListener;
+
+import org.aopalliance.intercept.MethodInterceptor;
 
 import org.springframework.aop.config.AopConfigUtils;
 import org.springframework.beans.factory.BeanFactory;
@@ -17,7 +21,9 @@ import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.beans.factory.support.BeanDefinitionRegistry;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.context.EnvironmentAware;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 import org.springframework.context.annotation.ImportBeanDefinitionRegistrar;
@@ -33,7 +39,7 @@ import org.springframework.util.function.SingletonSupplier;
  * stays inside this package.
  */
 @Configuration(proxyBeanMethods = false)
-@Import(DistributedLockAopConfiguration.AutoProxyRegistrar.class)
+@Import({ DistributedLockAopConfiguration.AutoProxyRegistrar.class, LockDeclarationChecksConfiguration.class })
 public final class DistributedLockAopConfiguration {
 
     @Bean
@@ -57,6 +63,7 @@ public final class DistributedLockAopConfiguration {
     @Bean
     @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
     @ConditionalOnMissingBean
+    @Conditional(LockAdviceMode.Proxy.class)
     static DistributedLockAdvisor distributedLockAdvisor(LockedMethods lockedMethods,
             ObjectProvider<LockManager> lockManager, Environment environment) {
         DistributedLockAdvisor advisor = new DistributedLockAdvisor(new DistributedLockInterceptor(lockedMethods,
@@ -67,23 +74,45 @@ public final class DistributedLockAopConfiguration {
         return advisor;
     }
 
+    /**
+     * The interceptor the woven aspect calls in AspectJ mode, where no advisor and no proxy apply it.
+     */
+    @Bean(name = "distributedLockInterceptor")
+    @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+    @Conditional(LockAdviceMode.AspectJ.class)
+    static MethodInterceptor distributedLockInterceptor(LockedMethods lockedMethods,
+            ObjectProvider<LockManager> lockManager) {
+        return new DistributedLockInterceptor(lockedMethods, SingletonSupplier.of(lockManager::getObject));
+    }
+
     @Bean
     @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
     @ConditionalOnMissingBean
     static LockedMethodValidator lockedMethodValidator(ConfigurableListableBeanFactory beanFactory,
-            LockedMethods lockedMethods, ObjectProvider<LockDeclarationListener> declarationListeners) {
-        return new LockedMethodValidator(beanFactory, lockedMethods, declarationListeners);
+            LockedMethods lockedMethods, ObjectProvider<LockDeclarationListener> declarationListeners,
+            Environment environment) {
+        return new LockedMethodValidator(beanFactory, lockedMethods, declarationListeners,
+                LockAdviceMode.of(environment));
     }
 
     /**
      * Makes sure an auto-proxy creator exists, as {@code @EnableTransactionManagement} does, so that the advisor
      * applies even when {@code spring.aop.auto=false}; a more capable creator registered by Boot takes precedence.
      */
-    static class AutoProxyRegistrar implements ImportBeanDefinitionRegistrar {
+    static class AutoProxyRegistrar implements ImportBeanDefinitionRegistrar, EnvironmentAware {
+
+        private LockAdviceMode mode = LockAdviceMode.PROXY;
+
+        @Override
+        public void setEnvironment(Environment environment) {
+            this.mode = LockAdviceMode.of(environment);
+        }
 
         @Override
         public void registerBeanDefinitions(AnnotationMetadata metadata, BeanDefinitionRegistry registry) {
-            AopConfigUtils.registerAutoProxyCreatorIfNecessary(registry);
+            if (mode == LockAdviceMode.PROXY) {
+                AopConfigUtils.registerAutoProxyCreatorIfNecessary(registry);
+            }
         }
     }
 }

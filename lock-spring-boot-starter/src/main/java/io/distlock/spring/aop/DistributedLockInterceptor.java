@@ -14,6 +14,8 @@ import io.distlock.core.LockOutcome;
 import io.distlock.core.LockRecord;
 import io.distlock.spring.LockNotAcquiredException;
 import io.distlock.spring.OnLocked;
+import io.distlock.spring.support.AsynchronousResult;
+import io.distlock.spring.support.AsynchronousResults;
 import io.distlock.spring.support.DeclaredMethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
@@ -44,16 +46,30 @@ final class DistributedLockInterceptor extends DeclaredMethodInterceptor<LockedM
     /** Failures to reach the lock store of each scheduled method, told without flooding the log in an outage. */
     private final Map<LockedMethod, FailureLog> storeFailures = new ConcurrentHashMap<>();
 
+    /** Reactive results, when Reactor is on the class path. */
+    private final @Nullable ReactiveLockedCalls reactive;
+
+    private final CompletionStageLockedCalls completionStages;
+
     DistributedLockInterceptor(LockedMethods lockedMethods, Supplier<LockManager> lockManager) {
         super(lockedMethods.declarations());
         this.lockedMethods = lockedMethods;
         this.lockManager = lockManager;
+        this.reactive = AsynchronousResults.REACTOR_PRESENT ? new ReactiveLockedCalls(lockManager) : null;
+        this.completionStages = new CompletionStageLockedCalls(lockManager, reactive);
     }
 
     @Override
     protected @Nullable Object invoke(LockedMethod lockedMethod, MethodInvocation invocation, @Nullable Object target,
             Class<?> targetClass) throws Throwable {
         String resource = lockedMethods.resourceName(lockedMethod, target, targetClass, invocation.getArguments());
+        AsynchronousResult asynchronous = lockedMethod.asynchronous();
+        if (asynchronous != null) {
+            // Held until the result completes; the start-up check refused what cannot be.
+            return asynchronous.kind() == AsynchronousResult.Kind.COMPLETION_STAGE
+                    ? completionStages.invoke(lockedMethod, resource, invocation)
+                    : Objects.requireNonNull(reactive, "Reactor").invoke(lockedMethod, resource, invocation);
+        }
         LockOutcome<Object> outcome;
         AtomicBoolean ran = new AtomicBoolean();
         try {
@@ -100,9 +116,14 @@ final class DistributedLockInterceptor extends DeclaredMethodInterceptor<LockedM
         if (Thread.currentThread().isInterrupted()) {
             throw new LockNotAcquiredException(resource, null, "interrupted while waiting", null);
         }
+        throw notAcquired(lockedMethod, resource, lockManager.get());
+    }
+
+    /** What a THROW or WAIT call that did not get its lock fails with, naming the holder when the store tells it. */
+    static LockNotAcquiredException notAcquired(LockedMethod lockedMethod, String resource, LockManager lockManager) {
         String detail = lockedMethod.onLocked() == OnLocked.WAIT ? "gave up after waiting " + lockedMethod.waitTimeout()
                 : "";
-        throw new LockNotAcquiredException(resource, holder(resource), detail, null);
+        return new LockNotAcquiredException(resource, holder(resource, lockManager), detail, null);
     }
 
     private @Nullable Object lost(LockedMethod lockedMethod, LockOutcome<Object> outcome) {
@@ -124,13 +145,13 @@ final class DistributedLockInterceptor extends DeclaredMethodInterceptor<LockedM
                 || AnnotatedElementUtils.hasAnnotation(lockedMethod.method(), Schedules.class);
     }
 
-    private static void warnLost(LockedMethod lockedMethod, String how, LockLostException loss) {
+    static void warnLost(LockedMethod lockedMethod, String how, LockLostException loss) {
         logger.warn("{} {} after losing its lock: {}", lockedMethod.description(), how, loss.getMessage());
     }
 
-    private @Nullable LockRecord holder(String resource) {
+    private static @Nullable LockRecord holder(String resource, LockManager lockManager) {
         try {
-            return lockManager.get().repository().find(resource).orElse(null);
+            return lockManager.repository().find(resource).orElse(null);
         }
         catch (DataAccessException ex) {
             logger.debug("Could not read the holder of the lock on '{}'", resource, ex);

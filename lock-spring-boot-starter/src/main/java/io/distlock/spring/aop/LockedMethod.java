@@ -8,6 +8,8 @@ import java.util.stream.Collectors;
 
 import io.distlock.core.LockRequest;
 import io.distlock.spring.OnLocked;
+import io.distlock.spring.support.AsynchronousResult;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A {@link io.distlock.spring.DistributedLock} declaration, parsed and checked: what the interceptor needs on every
@@ -23,10 +25,11 @@ import io.distlock.spring.OnLocked;
  * @param waitTimeout how long {@link OnLocked#WAIT} keeps trying
  * @param renew whether the watchdog renews the lease
  * @param returnsOptional whether a skipped call returns {@code Optional.empty()} rather than {@code null}
+ * @param asynchronous how an asynchronous result is guarded until it completes; {@code null} for a synchronous method
  */
 record LockedMethod(Method method, String description, ResourceTemplate resource, Duration ttl,
         Duration minHold, Duration maxHold, OnLocked onLocked, Duration waitTimeout, boolean renew,
-        boolean returnsOptional) {
+        boolean returnsOptional, @Nullable AsynchronousResult asynchronous) {
 
     public LockedMethod {
         Objects.requireNonNull(method, "method");

@@ -14,6 +14,7 @@ import io.distlock.core.LockArguments;
 import io.distlock.core.LockRequest;
 import io.distlock.spring.DistributedLock;
 import io.distlock.spring.OnLocked;
+import io.distlock.spring.support.AsynchronousResult;
 import io.distlock.spring.support.AsynchronousResults;
 import io.distlock.spring.support.DeclaredAttributes;
 import org.jspecify.annotations.Nullable;
@@ -86,11 +87,10 @@ final class LockedMethodParser {
                     + annotation.onLocked());
         }
         Class<?> returnType = method.getReturnType();
-        String asynchronous = AsynchronousResults.of(method);
-        if (asynchronous != null) {
-            problems.add("the method returns " + asynchronous + ", an asynchronous result whose work runs after the "
-                    + "method returned, when the lock is already released; make the method synchronous, or take the "
-                    + "lock inside the asynchronous work (LockManager.runLocked)");
+        AsynchronousResult asynchronous = AsynchronousResults.of(method);
+        if (asynchronous != null && asynchronous.kind() == AsynchronousResult.Kind.UNSUPPORTED) {
+            problems.add("the method returns " + asynchronous.type() + ", which cannot be guarded: "
+                    + asynchronous.unsupported());
         }
         if (annotation.onLocked() == OnLocked.SKIP && returnType.isPrimitive() && returnType != void.class) {
             problems.add("onLocked", "SKIP", "returns null for a skipped call, but the method returns "
@@ -98,7 +98,7 @@ final class LockedMethodParser {
         }
         problems.throwIfAny();
         return new LockedMethod(method, description, resource, ttl, minHold, maxHold, annotation.onLocked(),
-                waitTimeout, annotation.renew(), returnType == Optional.class);
+                waitTimeout, annotation.renew(), returnType == Optional.class, asynchronous);
     }
 
     private @Nullable ResourceTemplate resource(Method method, Class<?> targetClass, String declared,

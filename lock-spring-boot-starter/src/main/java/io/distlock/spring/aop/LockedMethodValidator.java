@@ -7,22 +7,29 @@ import java.util.List;
 import java.util.Set;
 
 import io.distlock.spring.support.AdvisedMethods;
-import io.distlock.spring.support.InvalidLockDeclarationException;
+import io.distlock.spring.support.LockAdviceMode;
+import io.distlock.spring.support.LockDeclarationCheck;
 import io.distlock.spring.support.LockDeclarationListener;
+import io.distlock.spring.support.SelfInvocations;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import org.springframework.aop.framework.AopProxyUtils;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.factory.ObjectProvider;
-import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+import org.springframework.util.ClassUtils;
 
 /**
  * Checks every {@link io.distlock.spring.DistributedLock} declaration of the context's beans once all singletons
- * exist, before scheduled jobs start: a wrong declaration, or a singleton with guarded methods that was not proxied,
- * fails the start with an {@link InvalidLockDeclarationException} listing every problem; once all are valid, the
- * {@link LockDeclarationListener}s are told of every declared lock.
+ * exist, before scheduled jobs start ({@link io.distlock.spring.support.LockDeclarationChecks}): a wrong declaration,
+ * or a singleton with guarded methods that was not proxied, fails the start with an
+ * {@link io.distlock.spring.support.InvalidLockDeclarationException} listing every problem of the context; once all
+ * are valid, the {@link LockDeclarationListener}s are told of every declared lock.
  */
-final class LockedMethodValidator implements SmartInitializingSingleton {
+final class LockedMethodValidator implements LockDeclarationCheck {
+
+    private static final Logger logger = LoggerFactory.getLogger(LockedMethodValidator.class);
 
     private final ConfigurableListableBeanFactory beanFactory;
 
@@ -30,22 +37,30 @@ final class LockedMethodValidator implements SmartInitializingSingleton {
 
     private final ObjectProvider<LockDeclarationListener> listeners;
 
+    private final LockAdviceMode mode;
+
     /**
      * Creates the validator.
      *
      * @param beanFactory the factory whose beans are checked
      * @param lockedMethods parses and caches the declarations
      * @param listeners told of every declared lock once all are valid
+     * @param mode whether proxies or the woven aspect guard the methods
      */
     LockedMethodValidator(ConfigurableListableBeanFactory beanFactory, LockedMethods lockedMethods,
-            ObjectProvider<LockDeclarationListener> listeners) {
+            ObjectProvider<LockDeclarationListener> listeners, LockAdviceMode mode) {
         this.beanFactory = beanFactory;
         this.lockedMethods = lockedMethods;
         this.listeners = listeners;
+        this.mode = mode;
     }
 
+    /** The classes of the beans with guarded methods, once {@link #problems()} looked. */
+    private final Set<Class<?>> guardedClasses = new LinkedHashSet<>();
+
     @Override
-    public void afterSingletonsInstantiated() {
+    public List<String> problems() {
+        guardedClasses.clear();
         Set<String> problems = new LinkedHashSet<>();
         Set<List<Object>> checked = new HashSet<>();
         for (Iterator<String> names = beanFactory.getBeanNamesIterator(); names.hasNext();) {
@@ -56,6 +71,13 @@ final class LockedMethodValidator implements SmartInitializingSingleton {
                 continue;
             }
             boolean classProxy = singleton != null && AopUtils.isCglibProxy(singleton);
+            guardedClasses.add(targetClass);
+            if (mode == LockAdviceMode.ASPECTJ) {
+                if (checked.add(List.of(targetClass))) {
+                    problems.addAll(lockedMethods.validateWoven(targetClass));
+                }
+                continue;
+            }
             if (checked.add(List.of(targetClass, classProxy))) {
                 problems.addAll(lockedMethods.validate(targetClass, classProxy));
             }
@@ -66,10 +88,28 @@ final class LockedMethodValidator implements SmartInitializingSingleton {
                         + "BeanPostProcessor");
             }
         }
-        if (!problems.isEmpty()) {
-            throw new InvalidLockDeclarationException(List.copyOf(problems));
+        if (mode == LockAdviceMode.ASPECTJ && !guardedClasses.isEmpty()
+                && !ClassUtils.isPresent(LockAdviceMode.ASPECT_CLASS, beanFactory.getBeanClassLoader())) {
+            problems.add("distributed-lock.mode is aspectj, but io.distlock:lock-aspectj, whose aspect guards the "
+                    + "methods, is not on the class path: add it, and weave it into the guarded classes");
         }
+        return List.copyOf(problems);
+    }
+
+    @Override
+    public void accepted() {
         Set<String> declared = lockedMethods.declaredNames();
         listeners.orderedStream().forEach(listener -> declared.forEach(listener::lockDeclared));
+        for (Class<?> guarded : mode == LockAdviceMode.PROXY ? guardedClasses : Set.<Class<?>>of()) {
+            List<String> calls = SelfInvocations.find(guarded, LockedMethods.guardedMethodsOf(guarded));
+            if (!calls.isEmpty()) {
+                String warning = guarded.getName() + " calls its own @DistributedLock methods: " + String.join("; ",
+                        calls) + ". A call a bean makes on itself does not go through its proxy, so it takes no lock "
+                        + "and may run on every replica at once; call it through the proxy (from another bean, or an "
+                        + "injected self-reference), or weave the aspect into the class (AspectJ mode)";
+                logger.warn(warning);
+                listeners.orderedStream().forEach(listener -> listener.declarationWarning(warning));
+            }
+        }
     }
 }

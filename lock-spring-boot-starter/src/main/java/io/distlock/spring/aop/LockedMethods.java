@@ -101,7 +101,41 @@ final class LockedMethods {
             if (unreachable != null) {
                 problems.add("@DistributedLock on " + LockedMethod.describe(method, targetClass) + ": the method is "
                         + unreachable + ", so Spring AOP proxies cannot intercept it and the lock would never be "
-                        + "taken");
+                        + "taken; make it public and not " + unreachable + ", or weave the aspect into the class "
+                        + "(distributed-lock.mode=aspectj)");
+                continue;
+            }
+            try {
+                find(method, targetClass);
+            }
+            catch (InvalidLockDeclarationException ex) {
+                problems.addAll(ex.problems());
+            }
+        }
+        return problems;
+    }
+
+    /**
+     * Checks every guarded method of a class the AspectJ aspect is woven into: private and final methods are fine
+     * there, static ones belong to no bean, and a method without the woven aspect would run unguarded.
+     *
+     * @param targetClass the user class of a bean
+     * @return one message per problem; empty when all declarations are valid and woven
+     */
+    List<String> validateWoven(Class<?> targetClass) {
+        List<String> problems = new ArrayList<>();
+        for (Method method : guardedMethods(targetClass).keySet()) {
+            String description = LockedMethod.describe(method, targetClass);
+            if (java.lang.reflect.Modifier.isStatic(method.getModifiers())) {
+                problems.add("@DistributedLock on " + description + ": the method is static, so it belongs to no "
+                        + "bean; make it an instance method");
+                continue;
+            }
+            if (!AdvisedMethods.isWoven(method)) {
+                problems.add("@DistributedLock on " + description + ": distributed-lock.mode is aspectj, but the "
+                        + "aspect of io.distlock:lock-aspectj is not woven into " + method.getDeclaringClass()
+                        .getName() + ", so the lock would never be taken; weave it at compile time (lock-aspectj as "
+                        + "an aspect library of the aspectj-maven-plugin) or at load time (-javaagent:aspectjweaver)");
                 continue;
             }
             try {
@@ -133,6 +167,16 @@ final class LockedMethods {
      */
     boolean hasGuardedMethods(Class<?> targetClass) {
         return !guardedMethods(targetClass).isEmpty();
+    }
+
+    /**
+     * The {@link DistributedLock} methods a class declares or inherits.
+     *
+     * @param targetClass the user class of a bean
+     * @return the methods
+     */
+    static java.util.Set<Method> guardedMethodsOf(Class<?> targetClass) {
+        return guardedMethods(targetClass).keySet();
     }
 
     private static Map<Method, DistributedLock> guardedMethods(Class<?> targetClass) {

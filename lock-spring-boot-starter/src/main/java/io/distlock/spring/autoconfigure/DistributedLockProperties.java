@@ -5,6 +5,7 @@ import java.time.Duration;
 import io.distlock.core.LockArguments;
 import io.distlock.core.TimeSource;
 import io.distlock.spring.support.AdviceOrder;
+import io.distlock.spring.support.LockAdviceMode;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -69,6 +70,13 @@ public class DistributedLockProperties {
      * the @Transactional advisor, so that locks are released after the commit.
      */
     private int aopOrder = AdviceOrder.DEFAULT;
+
+    /**
+     * How the annotations reach the methods they guard: Spring AOP proxies (proxy), or the aspect of
+     * io.distlock:lock-aspectj woven into the classes at compile or load time (aspectj), which also guards calls a
+     * bean makes on itself and private and final methods.
+     */
+    private LockAdviceMode mode = LockAdviceMode.PROXY;
 
     /**
      * When the lock table is checked: at start-up, failing it when the database is down or the table is missing
@@ -165,6 +173,14 @@ public class DistributedLockProperties {
 
     public void setAopOrder(int aopOrder) {
         this.aopOrder = aopOrder;
+    }
+
+    public LockAdviceMode getMode() {
+        return mode;
+    }
+
+    public void setMode(LockAdviceMode mode) {
+        this.mode = mode;
     }
 
     public StartupCheck getStartupCheck() {

@@ -3,6 +3,9 @@ package io.distlock.spring.slot;
 import io.distlock.core.LockManager;
 import io.distlock.spring.autoconfigure.DistributedLockProperties;
 import io.distlock.spring.support.AdviceOrder;
+import io.distlock.spring.support.LockAdviceMode;
+import org.aopalliance.intercept.MethodInterceptor;
+import io.distlock.spring.support.LockDeclarationChecksConfiguration;
 import io.distlock.spring.support.LockDeclarationListener;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -10,7 +13,9 @@ import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
 import org.springframework.context.annotation.Role;
 import org.springframework.core.env.Environment;
 import org.springframework.util.function.SingletonSupplier;
@@ -22,6 +27,7 @@ import org.springframework.util.function.SingletonSupplier;
  * wires stays inside this package.
  */
 @Configuration(proxyBeanMethods = false)
+@Import(LockDeclarationChecksConfiguration.class)
 public final class OncePerSlotConfiguration {
 
     @Bean
@@ -44,8 +50,20 @@ public final class OncePerSlotConfiguration {
         return new SlotSchedulers(beanFactory);
     }
 
+    /**
+     * The interceptor the woven aspect calls in AspectJ mode, where no advisor and no proxy apply it.
+     */
+    @Bean(name = "oncePerSlotInterceptor")
+    @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+    @Conditional(LockAdviceMode.AspectJ.class)
+    static MethodInterceptor oncePerSlotInterceptor(SlotMethods slotMethods, SlotSchedulers slotSchedulers,
+            ObjectProvider<LockManager> lockManager) {
+        return new OncePerSlotInterceptor(slotMethods, SingletonSupplier.of(lockManager::getObject), slotSchedulers);
+    }
+
     @Bean
     @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+    @Conditional(LockAdviceMode.Proxy.class)
     static OncePerSlotAdvisor oncePerSlotAdvisor(SlotMethods slotMethods, SlotSchedulers slotSchedulers,
             ObjectProvider<LockManager> lockManager, Environment environment) {
         OncePerSlotInterceptor interceptor = new OncePerSlotInterceptor(slotMethods,
@@ -61,6 +79,6 @@ public final class OncePerSlotConfiguration {
             ObjectProvider<LockDeclarationListener> declarationListeners, Environment environment) {
         boolean lazy = "lazy".equalsIgnoreCase(environment.getProperty("distributed-lock.startup-check", "eager"));
         return new OncePerSlotValidator(beanFactory, slotMethods, slotSchedulers, lockManager, declarationListeners,
-                !lazy);
+                !lazy, LockAdviceMode.of(environment));
     }
 }

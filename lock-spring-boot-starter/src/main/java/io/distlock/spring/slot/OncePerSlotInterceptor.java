@@ -1,12 +1,14 @@
 package io.distlock.spring.slot;
 
 import java.time.Instant;
+import java.util.Objects;
 import java.util.function.Supplier;
 
 import io.distlock.core.CrashPolicy;
 import io.distlock.core.LockManager;
 import io.distlock.core.SlotOutcome;
 import io.distlock.core.SlotRequest;
+import io.distlock.spring.support.AsynchronousResults;
 import io.distlock.spring.support.DeclaredMethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
@@ -23,6 +25,10 @@ import org.springframework.aop.ProxyMethodInvocation;
  * At least once, a slot whose lock stayed held elsewhere may be one whose holder crashed: it is checked again on the
  * same scheduler one lease length later — by then a crashed holder's lease has run out — and again while the lock
  * stays held, until the slot is claimed here, found claimed elsewhere, or the next slot is near.
+ *
+ * <p>A reactive method ({@code Mono}, {@code Flux}, a Kotlin suspend function) is called once by Spring's scheduler,
+ * which subscribes to its result at every run: the slot is read, claimed and run to the end of its work at each
+ * subscription ({@link ReactiveSlotRuns}).
  */
 final class OncePerSlotInterceptor extends DeclaredMethodInterceptor<SlotMethod> {
 
@@ -31,6 +37,9 @@ final class OncePerSlotInterceptor extends DeclaredMethodInterceptor<SlotMethod>
     private final Supplier<LockManager> lockManager;
 
     private final SlotSchedulers schedulers;
+
+    /** Reactive results, which Spring's scheduler subscribes to, when Reactor is on the class path. */
+    private final @Nullable ReactiveSlotRuns reactive;
 
     /**
      * @param slotMethods the parsed declarations
@@ -41,18 +50,36 @@ final class OncePerSlotInterceptor extends DeclaredMethodInterceptor<SlotMethod>
         super(slotMethods.declarations());
         this.lockManager = lockManager;
         this.schedulers = schedulers;
+        this.reactive = AsynchronousResults.REACTOR_PRESENT ? new ReactiveSlotRuns(lockManager) : null;
     }
 
     @Override
     protected @Nullable Object invoke(SlotMethod slotMethod, MethodInvocation invocation, @Nullable Object target,
             Class<?> targetClass) throws Throwable {
         SlotSchedulers.SlotScheduler scheduler = schedulers.forQualifier(slotMethod.scheduler());
+        if (slotMethod.asynchronous() != null) {
+            // Spring's scheduler calls a reactive method once and subscribes at every run: the slot is read then.
+            return reactive(slotMethod, () -> slotMethod.request(scheduler.clock().instant()), scheduler, invocation);
+        }
         return run(slotMethod, slotMethod.request(scheduler.clock().instant()), scheduler, invocation);
+    }
+
+    private Object reactive(SlotMethod slotMethod, Supplier<SlotRequest> request,
+            SlotSchedulers.SlotScheduler scheduler, MethodInvocation invocation) {
+        return Objects.requireNonNull(reactive, "Reactor").run(slotMethod, request, invocation,
+                (ran, outcome) -> ended(slotMethod, ran, scheduler, invocation, outcome));
     }
 
     private @Nullable Object run(SlotMethod slotMethod, SlotRequest request, SlotSchedulers.SlotScheduler scheduler,
             MethodInvocation invocation) throws Throwable {
         SlotOutcome<Object> outcome = lockManager.get().runOncePerSlot(request, lease -> invocation.proceed());
+        ended(slotMethod, request, scheduler, invocation, outcome);
+        return outcome.value();
+    }
+
+    /** Tells a run that lost its lease, and has at least once look again at a slot whose lock was held. */
+    private void ended(SlotMethod slotMethod, SlotRequest request, SlotSchedulers.SlotScheduler scheduler,
+            MethodInvocation invocation, SlotOutcome<Object> outcome) {
         if (outcome.status() == SlotOutcome.Status.LOST) {
             logger.warn("{} ran for slot {} but lost its lease on the way: {}", slotMethod.description(),
                     outcome.slot(), outcome.loss() != null ? outcome.loss().getMessage() : "");
@@ -60,7 +87,6 @@ final class OncePerSlotInterceptor extends DeclaredMethodInterceptor<SlotMethod>
         if (outcome.status() == SlotOutcome.Status.LOCKED && slotMethod.onCrash() == CrashPolicy.AT_LEAST_ONCE) {
             checkAgainLater(slotMethod, request, scheduler, invocation);
         }
-        return outcome.value();
     }
 
     /** At least once: looks at a slot whose lock was held elsewhere again, one lease length from now. */
@@ -83,8 +109,15 @@ final class OncePerSlotInterceptor extends DeclaredMethodInterceptor<SlotMethod>
                 slotMethod.description(), request.slot(), slotMethod.ttl(), scheduler.name());
         scheduler.later().run(() -> {
             try {
-                run(slotMethod, request.withMaxWait(slotMethod.shortWait(request, scheduler.clock().instant())),
-                        scheduler, again);
+                if (slotMethod.asynchronous() != null) {
+                    Objects.requireNonNull(reactive, "Reactor").subscribe(slotMethod, reactive(slotMethod,
+                            () -> request.withMaxWait(slotMethod.shortWait(request, scheduler.clock().instant())),
+                            scheduler, again));
+                }
+                else {
+                    run(slotMethod, request.withMaxWait(slotMethod.shortWait(request, scheduler.clock().instant())),
+                            scheduler, again);
+                }
             }
             catch (Throwable ex) {
                 logger.error("{} failed when slot {} was checked again", slotMethod.description(), request.slot(), ex);

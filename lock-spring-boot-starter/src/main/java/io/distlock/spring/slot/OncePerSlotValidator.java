@@ -12,15 +12,16 @@ import io.distlock.core.CrashPolicy;
 import io.distlock.core.LockManager;
 import io.distlock.core.SlotStore;
 import io.distlock.spring.support.AdvisedMethods;
-import io.distlock.spring.support.InvalidLockDeclarationException;
+import io.distlock.spring.support.LockAdviceMode;
+import io.distlock.spring.support.LockDeclarationCheck;
 import io.distlock.spring.support.LockDeclarationListener;
+import io.distlock.spring.support.SelfInvocations;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import org.springframework.aop.framework.AopProxyUtils;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.factory.ObjectProvider;
-import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 
 /**
@@ -30,7 +31,7 @@ import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
  * it warns of what is legal but hazardous (a cron without a zone, at least once on a one-thread scheduler) and tells
  * the {@link LockDeclarationListener}s of every declared job.
  */
-final class OncePerSlotValidator implements SmartInitializingSingleton {
+final class OncePerSlotValidator implements LockDeclarationCheck {
 
     private static final Logger logger = LoggerFactory.getLogger(OncePerSlotValidator.class);
 
@@ -46,23 +47,29 @@ final class OncePerSlotValidator implements SmartInitializingSingleton {
 
     private final boolean eagerStartupCheck;
 
+    private final LockAdviceMode mode;
+
     OncePerSlotValidator(ConfigurableListableBeanFactory beanFactory, SlotMethods slotMethods,
             SlotSchedulers schedulers, ObjectProvider<LockManager> lockManager,
-            ObjectProvider<LockDeclarationListener> listeners, boolean eagerStartupCheck) {
+            ObjectProvider<LockDeclarationListener> listeners, boolean eagerStartupCheck, LockAdviceMode mode) {
         this.beanFactory = beanFactory;
         this.slotMethods = slotMethods;
         this.schedulers = schedulers;
         this.lockManager = lockManager;
         this.listeners = listeners;
         this.eagerStartupCheck = eagerStartupCheck;
+        this.mode = mode;
     }
 
+    /** Whether the context has {@code @OncePerSlot} methods, once {@link #problems()} looked. */
+    private boolean found;
+
     @Override
-    public void afterSingletonsInstantiated() {
+    public List<String> problems() {
         Set<String> problems = new LinkedHashSet<>();
         Set<List<Object>> checked = new java.util.HashSet<>();
         Map<String, Set<String>> beansByJob = new TreeMap<>();
-        boolean found = false;
+        found = false;
         for (Iterator<String> names = beanFactory.getBeanNamesIterator(); names.hasNext();) {
             String name = names.next();
             if (org.springframework.aop.scope.ScopedProxyUtils.isScopedTarget(name)) {
@@ -76,7 +83,7 @@ final class OncePerSlotValidator implements SmartInitializingSingleton {
             found = true;
             boolean classProxy = singleton != null && AopUtils.isCglibProxy(singleton);
             if (checked.add(List.of(targetClass, classProxy))) {
-                problems.addAll(slotMethods.validate(targetClass, classProxy, schedulers));
+                problems.addAll(slotMethods.validate(targetClass, classProxy, schedulers, mode));
             }
             if (beanFactory.containsBeanDefinition(name) && !beanFactory.getBeanDefinition(name).isSingleton()) {
                 problems.add("Bean '" + name + "' (" + targetClass.getName() + ") has @OncePerSlot methods but is not "
@@ -86,7 +93,8 @@ final class OncePerSlotValidator implements SmartInitializingSingleton {
             for (SlotMethod method : slotMethods.of(targetClass)) {
                 beansByJob.computeIfAbsent(method.job(), job -> new java.util.TreeSet<>()).add(name);
             }
-            if (singleton != null && !AdvisedMethods.isAdvisedBy(singleton, OncePerSlotInterceptor.class)) {
+            if (mode == LockAdviceMode.PROXY && singleton != null
+                    && !AdvisedMethods.isAdvisedBy(singleton, OncePerSlotInterceptor.class)) {
                 problems.add("Bean '" + name + "' (" + targetClass.getName() + ") has @OncePerSlot methods but is not "
                         + "proxied by the once-per-slot advisor, so they would run on every replica for every slot; "
                         + "it was probably created before the auto-proxy creator, for example as a dependency of a "
@@ -102,10 +110,24 @@ final class OncePerSlotValidator implements SmartInitializingSingleton {
                         + "class of its own with its own job, or keep one bean");
             }
         });
-        if (!problems.isEmpty()) {
-            throw new InvalidLockDeclarationException(List.copyOf(problems));
-        }
+        return List.copyOf(problems);
+    }
+
+    @Override
+    public void accepted() {
+        List<SlotMethod> declared = slotMethods.declared();
         warnOfHazards(declared);
+        declared.stream().filter(method -> mode == LockAdviceMode.PROXY).collect(Collectors.groupingBy(method -> method.method().getDeclaringClass(),
+                java.util.LinkedHashMap::new, Collectors.mapping(SlotMethod::method, Collectors.toList())))
+            .forEach((type, methods) -> {
+                List<String> calls = SelfInvocations.find(type, methods);
+                if (!calls.isEmpty()) {
+                    warn(type.getName() + " calls its own @OncePerSlot methods: " + String.join("; ", calls)
+                            + ". A call a bean makes on itself does not go through its proxy, so it claims no slot and "
+                            + "runs on every replica; call it through the proxy, or weave the aspect into the class "
+                            + "(AspectJ mode)");
+                }
+            });
         if (found && eagerStartupCheck) {
             // Before the first slot fires: a store or a lock table that cannot keep slots fails the start.
             SlotStore.of(lockManager.getObject().repository()).verifySlots();

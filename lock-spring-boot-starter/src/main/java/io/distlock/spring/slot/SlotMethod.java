@@ -7,6 +7,8 @@ import java.time.Instant;
 import io.distlock.core.CrashPolicy;
 import io.distlock.core.MissedSlotPolicy;
 import io.distlock.core.SlotRequest;
+import io.distlock.spring.support.AsynchronousResult;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A {@link io.distlock.spring.OncePerSlot} declaration, parsed and checked, with its {@code @Scheduled} trigger.
@@ -20,9 +22,11 @@ import io.distlock.core.SlotRequest;
  * @param onMissed what happens to missed slots
  * @param trigger the slots the method's trigger defines
  * @param scheduler the qualifier of the {@code @Scheduled} method's scheduler, or empty for the default one
+ * @param asynchronous how a reactive result (which Spring's scheduler subscribes to) is run to its end within the
+ *     slot's run; {@code null} for a synchronous method
  */
 record SlotMethod(Method method, String description, String job, Duration ttl, Duration maxHold, CrashPolicy onCrash,
-        MissedSlotPolicy onMissed, SlotTrigger trigger, String scheduler) {
+        MissedSlotPolicy onMissed, SlotTrigger trigger, String scheduler, @Nullable AsynchronousResult asynchronous) {
 
     /** The longest a run waits for the job's lock held elsewhere: it holds the scheduler's thread meanwhile. */
     static final Duration SHORT_WAIT = Duration.ofMillis(500);

@@ -16,10 +16,12 @@ import io.distlock.spring.DistributedLock;
 import io.distlock.spring.OncePerSlot;
 import io.distlock.spring.autoconfigure.DistributedLockProperties;
 import io.distlock.spring.support.AdvisedMethods;
+import io.distlock.spring.support.AsynchronousResult;
 import io.distlock.spring.support.AsynchronousResults;
 import io.distlock.spring.support.DeclaredAttributes;
 import io.distlock.spring.support.DeclaredMethods;
 import io.distlock.spring.support.InvalidLockDeclarationException;
+import io.distlock.spring.support.LockAdviceMode;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.aop.support.AopUtils;
@@ -77,14 +79,27 @@ final class SlotMethods {
      * @param schedulers tells whether a method's {@code @Scheduled(scheduler = …)} names a scheduler
      * @return one message per problem; empty when all declarations are valid
      */
-    List<String> validate(Class<?> targetClass, boolean classProxy, SlotSchedulers schedulers) {
+    List<String> validate(Class<?> targetClass, boolean classProxy, SlotSchedulers schedulers,
+            LockAdviceMode mode) {
         List<String> problems = new ArrayList<>();
         for (Method method : declared(targetClass)) {
-            String unreachable = AdvisedMethods.unreachable(method, classProxy);
+            if (mode == LockAdviceMode.ASPECTJ && !java.lang.reflect.Modifier.isStatic(method.getModifiers())
+                    && !AdvisedMethods.isWoven(method)) {
+                problems.add("@OncePerSlot on " + targetClass.getName() + "." + method.getName() + "(): "
+                        + "distributed-lock.mode is aspectj, but the aspect of io.distlock:lock-aspectj is not woven "
+                        + "into " + method.getDeclaringClass().getName() + ", so it would run on every replica for "
+                        + "every slot; weave it at compile time or at load time");
+                continue;
+            }
+            String unreachable = mode == LockAdviceMode.ASPECTJ
+                    ? (java.lang.reflect.Modifier.isStatic(method.getModifiers()) ? "static" : null)
+                    : AdvisedMethods.unreachable(method, classProxy);
             if (unreachable != null) {
                 problems.add("@OncePerSlot on " + targetClass.getName() + "." + method.getName() + "(): the method is "
                         + unreachable + ", so Spring AOP proxies cannot intercept it and it would run on every "
-                        + "replica for every slot, unguarded; make it public and not " + unreachable);
+                        + "replica for every slot, unguarded; make it public and not " + unreachable
+                        + (mode == LockAdviceMode.PROXY ? ", or weave the aspect into the class "
+                                + "(distributed-lock.mode=aspectj)" : ""));
                 continue;
             }
             try {
@@ -181,11 +196,16 @@ final class SlotMethods {
         Duration ttl = duration(problems, "ttl", declaration.ttl(), properties.get().getDefaultTtl());
         Duration maxHold = duration(problems, "maxHold", declaration.maxHold(), properties.get().getMaxHold());
         Class<?> returnType = specific.getReturnType();
-        String asynchronous = AsynchronousResults.of(specific);
-        if (asynchronous != null) {
-            problems.add("the method returns " + asynchronous + ", an asynchronous result: Spring's scheduler "
-                    + "runs its work after the method returned, outside the slot's claim, on every replica; make the "
-                    + "method synchronous");
+        AsynchronousResult asynchronous = AsynchronousResults.of(specific);
+        if (asynchronous != null && asynchronous.kind() == AsynchronousResult.Kind.UNSUPPORTED) {
+            problems.add("the method returns " + asynchronous.type() + ", which cannot be guarded: "
+                    + asynchronous.unsupported());
+        }
+        else if (asynchronous != null && asynchronous.kind() == AsynchronousResult.Kind.COMPLETION_STAGE) {
+            problems.add("the method returns " + asynchronous.type() + ": Spring's scheduler runs no "
+                    + "future's work to its end (it refuses such @Scheduled methods), so the slot's run could not end "
+                    + "with it; return a Mono or a Flux, which Spring's scheduler subscribes to, or make the method "
+                    + "synchronous");
         }
         if (returnType.isPrimitive() && returnType != void.class) {
             problems.add("the method returns " + returnType.getName() + ", but a slot that does not run "
@@ -194,7 +214,7 @@ final class SlotMethods {
         problems.throwIfAny();
         Scheduled scheduled = scheduled(specific);
         return Optional.of(new SlotMethod(specific, description, job, ttl, maxHold, declaration.onCrash(),
-                declaration.onMissed(), trigger, scheduled != null ? scheduled.scheduler() : ""));
+                declaration.onMissed(), trigger, scheduled != null ? scheduled.scheduler() : "", asynchronous));
     }
 
     private static @Nullable Scheduled scheduled(Method method) {

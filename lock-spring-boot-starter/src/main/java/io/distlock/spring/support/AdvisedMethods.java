@@ -66,6 +66,23 @@ public final class AdvisedMethods {
     }
 
     /**
+     * Whether AspectJ wove around advice into a method: its class then has the method's body under ajc's name for
+     * it, {@code <method>_aroundBody<n>}, which compile-time and load-time weaving both give it.
+     *
+     * @param method the annotated method
+     * @return {@code true} when the method's execution runs an aspect
+     */
+    public static boolean isWoven(Method method) {
+        String body = method.getName() + "_aroundBody";
+        for (Method declared : method.getDeclaringClass().getDeclaredMethods()) {
+            if (declared.getName().startsWith(body)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
      * Whether a bean is a proxy carrying an advice of the given type.
      *
      * @param bean the bean as the context holds it

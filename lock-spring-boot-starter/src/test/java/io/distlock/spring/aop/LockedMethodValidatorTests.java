@@ -28,6 +28,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Every wrong {@link DistributedLock} declaration fails the application context at start-up with a message naming
  * the class, the method and the attribute. These checks do not touch the database, so they run on embedded H2 only.
  */
+@org.junit.jupiter.api.extension.ExtendWith(org.springframework.boot.test.system.OutputCaptureExtension.class)
 class LockedMethodValidatorTests {
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
@@ -73,15 +74,46 @@ class LockedMethodValidatorTests {
     }
 
     @Test
-    void asynchronousResultsAreRefusedBecauseTheirWorkRunsAfterTheLockIsReleased() {
-        runner.withBean(Asynchronous.class).run(context -> {
+    void aBeanCallingItsOwnGuardedMethodStartsWithAWarningNamingTheCall(
+            org.springframework.boot.test.system.CapturedOutput output) {
+        runner.withBean(SelfCalling.class).run(context -> {
+            assertThat(context).hasNotFailed();
+            assertThat(output.getOut()).contains(SelfCalling.class.getName() + " calls its own @DistributedLock "
+                    + "methods: generate(String) from nightly(). A call a bean makes on itself does not go through "
+                    + "its proxy, so it takes no lock");
+        });
+    }
+
+    @Test
+    void inAspectJModeAClassTheAspectIsNotWovenIntoIsRefused() {
+        runner.withPropertyValues("distributed-lock.mode=aspectj").withBean(SelfCalling.class).run(context -> {
             assertThat(context).hasFailed();
-            String method = "@DistributedLock on " + Asynchronous.class.getName();
             assertThat(NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure()))
-                .hasMessageContaining(method + ".future(): the method returns java.util.concurrent.CompletableFuture, "
-                        + "an asynchronous result whose work runs after the method returned")
-                .hasMessageContaining(method + ".mono(): the method returns reactor.core.publisher.Mono")
-                .hasMessageContaining(method + ".flux(): the method returns reactor.core.publisher.Flux");
+                .isInstanceOf(InvalidLockDeclarationException.class)
+                .hasMessageContaining("@DistributedLock on " + SelfCalling.class.getName() + ".generate(String): "
+                        + "distributed-lock.mode is aspectj, but the aspect of io.distlock:lock-aspectj is not woven "
+                        + "into " + SelfCalling.class.getName())
+                .hasMessageContaining("io.distlock:lock-aspectj, whose aspect guards the methods, is not on the "
+                        + "class path");
+        });
+    }
+
+    @Test
+    void asynchronousResultsThatCanBeGuardedStart() {
+        runner.withBean(Asynchronous.class).run(context -> assertThat(context).hasNotFailed());
+    }
+
+    @Test
+    void asynchronousResultsThatCannotBeGuardedAreRefusedNamingMethodAndType() {
+        runner.withBean(Unguardable.class).run(context -> {
+            assertThat(context).hasFailed();
+            String method = "@DistributedLock on " + Unguardable.class.getName();
+            assertThat(NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure()))
+                .isInstanceOf(InvalidLockDeclarationException.class)
+                .hasMessageContaining(method + ".future(): the method returns java.util.concurrent.Future, which "
+                        + "cannot be guarded: a Future's completion cannot be seen without blocking a thread")
+                .hasMessageContaining(method + ".ownFuture(): the method returns " + OwnFuture.class.getName()
+                        + ", which cannot be guarded: the lock can only be held until a CompletableFuture completes");
         });
     }
 
@@ -577,11 +609,29 @@ class LockedMethodValidatorTests {
         }
     }
 
-    /** Asynchronous results. */
+    /** Calls its own guarded method, which the proxy does not see. */
+    static class SelfCalling {
+
+        @DistributedLock(resource = "report:#{#month}")
+        public String generate(String month) {
+            return month;
+        }
+
+        public String nightly() {
+            return generate("2026-05");
+        }
+    }
+
+    /** Asynchronous results that are guarded until they complete. */
     static class Asynchronous {
 
         @DistributedLock(resource = "future")
         public java.util.concurrent.CompletableFuture<String> future() {
+            return java.util.concurrent.CompletableFuture.completedFuture("done");
+        }
+
+        @DistributedLock(resource = "stage")
+        public java.util.concurrent.CompletionStage<String> stage() {
             return java.util.concurrent.CompletableFuture.completedFuture("done");
         }
 
@@ -594,5 +644,28 @@ class LockedMethodValidatorTests {
         public reactor.core.publisher.Flux<String> flux() {
             return reactor.core.publisher.Flux.just("done");
         }
+
+        @DistributedLock(resource = "publisher")
+        public org.reactivestreams.Publisher<String> publisher() {
+            return reactor.core.publisher.Flux.just("done");
+        }
+    }
+
+    /** Asynchronous results whose work could not be held under the lock. */
+    static class Unguardable {
+
+        @DistributedLock(resource = "future")
+        public java.util.concurrent.Future<String> future() {
+            return java.util.concurrent.CompletableFuture.completedFuture("done");
+        }
+
+        @DistributedLock(resource = "own")
+        public OwnFuture ownFuture() {
+            return new OwnFuture();
+        }
+    }
+
+    /** A future type of its own, which the aspect cannot return in place of the method's. */
+    static class OwnFuture extends java.util.concurrent.CompletableFuture<String> {
     }
 }

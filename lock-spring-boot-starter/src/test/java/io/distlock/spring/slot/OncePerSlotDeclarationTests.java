@@ -170,12 +170,32 @@ class OncePerSlotDeclarationTests {
     }
 
     @Test
-    void asynchronousResultsAreRefusedBecauseSpringsSchedulerRunsTheirWorkOutsideTheClaim() {
-        runner.withBean(Reactive.class).run(context -> assertThat(context).getFailure()
-                .hasMessageContaining("@OncePerSlot on " + Reactive.class.getName() + ".mono(): the method returns "
-                        + "reactor.core.publisher.Mono, an asynchronous result: Spring's scheduler runs its work after "
-                        + "the method returned, outside the slot's claim, on every replica")
-                .hasMessageContaining(Reactive.class.getName() + ".flux(): the method returns reactor.core.publisher.Flux"));
+    void wrongDeclarationsOfBothAnnotationsAreReportedInOneFailure() {
+        runner.withBean(NotScheduled.class).withBean(BadLock.class).run(context -> {
+            assertThat(context).hasFailed();
+            Throwable failure = org.springframework.core.NestedExceptionUtils.getMostSpecificCause(
+                    context.getStartupFailure());
+            assertThat(failure).isInstanceOf(io.distlock.spring.support.InvalidLockDeclarationException.class);
+            assertThat(((io.distlock.spring.support.InvalidLockDeclarationException) failure).problems())
+                .anyMatch(problem -> problem.startsWith("@DistributedLock on " + BadLock.class.getName()
+                        + ".run(): attribute 'ttl' = '30'"))
+                .anyMatch(problem -> problem.startsWith("@OncePerSlot on " + NotScheduled.class.getName()
+                        + ".run()") && problem.contains("is not @Scheduled"));
+        });
+    }
+
+    @Test
+    void reactiveResultsWhichSpringsSchedulerSubscribesToStart() {
+        runner.withBean(Reactive.class).run(context -> assertThat(context).hasNotFailed());
+    }
+
+    @Test
+    void aFutureIsRefusedBecauseSpringsSchedulerDoesNotRunItsWorkToItsEnd() {
+        runner.withBean(Future.class).run(context -> assertThat(context).getFailure()
+                .hasMessageContaining("@OncePerSlot on " + Future.class.getName() + ".run(): the method returns "
+                        + "java.util.concurrent.CompletableFuture: Spring's scheduler runs no future's work to its end")
+                .hasMessageContaining(Future.class.getName() + ".bare(): the method returns "
+                        + "java.util.concurrent.Future, which cannot be guarded"));
     }
 
     @Test
@@ -210,6 +230,30 @@ class OncePerSlotDeclarationTests {
         @OncePerSlot(job = "flux")
         public reactor.core.publisher.Flux<String> flux() {
             return reactor.core.publisher.Flux.empty();
+        }
+    }
+
+    /** A wrong @DistributedLock declaration beside the wrong @OncePerSlot ones. */
+    static class BadLock {
+
+        @io.distlock.spring.DistributedLock(resource = "bad", ttl = "30")
+        public void run() {
+        }
+    }
+
+    /** Futures, which Spring's scheduler does not wait for. */
+    static class Future {
+
+        @Scheduled(cron = "0 * * * * *", zone = "UTC")
+        @OncePerSlot(job = "future")
+        public java.util.concurrent.CompletableFuture<Void> run() {
+            return java.util.concurrent.CompletableFuture.completedFuture(null);
+        }
+
+        @Scheduled(cron = "0 * * * * *", zone = "UTC")
+        @OncePerSlot(job = "bare")
+        public java.util.concurrent.Future<Void> bare() {
+            return java.util.concurrent.CompletableFuture.completedFuture(null);
         }
     }
 

@@ -13,6 +13,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 import io.distlock.core.CrashPolicy;
@@ -98,10 +99,16 @@ class OncePerSlotSchedulingTests {
         Map<Instant, List<String>> ran = slotsOf(job);
         assertThat(ran.values()).as("replicas that ran each slot").allSatisfy(replicasOfSlot ->
                 assertThat(replicasOfSlot).containsExactly("on-time"));
+        // Every slot after the first ran on the on-time replica, or that replica told it missed (a scheduler thread
+        // held up past a whole second on a busy machine): none was suppressed in silence by the replica ahead.
         List<Instant> slots = List.copyOf(ran.keySet());
         for (int i = 1; i < slots.size(); i++) {
-            assertThat(slots.get(i)).as("the slot after %s ran, none suppressed", slots.get(i - 1))
-                    .isEqualTo(slots.get(i - 1).plusSeconds(1));
+            long gap = Duration.between(slots.get(i - 1), slots.get(i)).toSeconds() - 1;
+            if (gap > 0) {
+                assertThat(output.getOut()).as("the %d slot(s) between %s and %s told missed", gap, slots.get(i - 1),
+                        slots.get(i)).containsPattern("Job '" + Pattern.quote(job) + "' missed " + gap
+                                + " slots? .*before slot " + Pattern.quote(slots.get(i).toString()));
+            }
         }
         assertThat(output.getOut()).contains("of job '" + job + "': it is PT")
                 .contains("ahead of the store's clock").contains("this replica's clock (or its scheduler's) runs ahead");

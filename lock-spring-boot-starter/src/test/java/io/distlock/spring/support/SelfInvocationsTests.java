@@ -1,0 +1,76 @@
+package io.distlock.spring.support;
+
+import java.lang.reflect.Method;
+import java.util.List;
+
+import io.distlock.spring.DistributedLock;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The calls a bean class's own bytecode makes to its guarded methods, which a Spring AOP proxy cannot see: direct
+ * calls, calls in lambdas compiled into the class, calls an inherited method makes; not calls from other classes.
+ */
+class SelfInvocationsTests {
+
+    @Test
+    void aMethodCallingAGuardedMethodOnItselfIsFound() throws Exception {
+        assertThat(SelfInvocations.find(Reports.class, List.of(generate(Reports.class))))
+                .containsExactly("generate(String) from a lambda in lambdaCaller(), nightly()");
+    }
+
+    @Test
+    void aCallAnInheritedMethodMakesIsFoundForTheSubclass() throws Exception {
+        assertThat(SelfInvocations.find(MonthlyReports.class, List.of(generate(MonthlyReports.class))))
+                .containsExactly("generate(String) from a lambda in lambdaCaller(), nightly()");
+    }
+
+    @Test
+    void callsFromOtherClassesAndClassesWithoutSelfCallsAreNotReported() throws Exception {
+        assertThat(SelfInvocations.find(Quiet.class, List.of(Quiet.class.getMethod("generate", String.class))))
+                .isEmpty();
+    }
+
+    private static Method generate(Class<?> type) throws NoSuchMethodException {
+        return type.getMethod("generate", String.class);
+    }
+
+    /** Calls its guarded method itself, directly and in a lambda. */
+    static class Reports {
+
+        @DistributedLock(resource = "report:#{#month}")
+        public String generate(String month) {
+            return month;
+        }
+
+        public String nightly() {
+            return generate("2026-05");
+        }
+
+        public Runnable lambdaCaller() {
+            return () -> generate(toString());
+        }
+    }
+
+    /** Inherits the self-call. */
+    static class MonthlyReports extends Reports {
+    }
+
+    /** Calls nothing of its own; another class calls it. */
+    static class Quiet {
+
+        @DistributedLock(resource = "quiet")
+        public String generate(String month) {
+            return month;
+        }
+
+        static String fromOutside(Quiet quiet) {
+            return new Object() {
+                String call() {
+                    return quiet.generate("x");
+                }
+            }.call();
+        }
+    }
+}
