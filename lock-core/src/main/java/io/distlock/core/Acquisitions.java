@@ -97,8 +97,8 @@ final class Acquisitions {
                     request.label()));
         }
         catch (RuntimeException ex) {
-            host.events().acquireFailed(request.label(), request.resource(), Duration.ofNanos(System.nanoTime() - start),
-                    ex);
+            Duration elapsed = Duration.ofNanos(System.nanoTime() - start);
+            host.events().acquireFailed(request.label(), request.resource(), elapsed, ex);
             throw ex;
         }
     }

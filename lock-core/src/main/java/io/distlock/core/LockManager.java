@@ -27,7 +27,8 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>One concept, hence its length: the library's public face, each call with its documented behaviour, and its
  * builder; the work is done by {@link Acquisitions}, {@link LockedRuns},
- * {@link SlotRuns}, {@link AsyncAcquisition}, the {@link LeaseRegistry} of the leases it handed out, and the {@link LeaseWatchdog}.
+ * {@link SlotRuns}, {@link AsyncAcquisition}, the {@link LeaseRegistry} of the leases it handed out, and the
+ * {@link LeaseWatchdog}.
  */
 public final class LockManager implements AutoCloseable {
 

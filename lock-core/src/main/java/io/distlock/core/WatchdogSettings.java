@@ -43,6 +43,7 @@ public record WatchdogSettings(int threads, double renewRatio) {
      * @return the delay, in nanoseconds
      */
     long retryNanos(Duration ttl) {
-        return Math.min(TimeUnit.SECONDS.toNanos(1), Math.max(TimeUnit.MILLISECONDS.toNanos(10), intervalNanos(ttl) / 4));
+        return Math.min(TimeUnit.SECONDS.toNanos(1),
+                Math.max(TimeUnit.MILLISECONDS.toNanos(10), intervalNanos(ttl) / 4));
     }
 }

@@ -381,7 +381,8 @@ public final class JdbcLockRepository implements LockRepository, BatchRenewal, F
         }
 
         /**
-         * Sets the longest lease accepted; default one day ({@link LockArguments#DEFAULT_MAX_TTL}). Longer TTLs are rejected as a likely unit mistake.
+         * Sets the longest lease accepted; default one day ({@link LockArguments#DEFAULT_MAX_TTL}). Longer TTLs are
+         * rejected as a likely unit mistake.
          *
          * @param maxTtl the cap
          * @return this builder

@@ -602,7 +602,8 @@ class LockManagerTests {
 
         @Override
         public java.util.Map<LeaseKey, LockRecord> renewAll(java.util.Collection<LeaseKey> leases, Duration ttl) {
-            java.util.Map<LeaseKey, LockRecord> renewed = delegate().capability(BatchRenewal.class).orElseThrow().renewAll(leases, ttl);
+            java.util.Map<LeaseKey, LockRecord> renewed = delegate().capability(BatchRenewal.class).orElseThrow()
+                    .renewAll(leases, ttl);
             if (pauseNextRound.compareAndSet(true, false)) {
                 roundExecuted.countDown();
                 try {

@@ -375,7 +375,8 @@ public abstract class LeaseContract {
         }
         finally {
             pool.shutdownNow();
-            repository.capability(BatchRenewal.class).orElseThrow().renewAll(leases.stream().map(l -> new LeaseKey(l.resource(), l.owner())).toList(),
+            repository.capability(BatchRenewal.class).orElseThrow().renewAll(
+                    leases.stream().map(l -> new LeaseKey(l.resource(), l.owner())).toList(),
                     Duration.ofMillis(1));
         }
     }

@@ -358,7 +358,8 @@ public final class TortureWorker {
                 Optional<Lease> lease = locks.tryAcquire(resource, ttl);
                 if (lease.isPresent()) {
                     lease.get().renew(ttl);
-                    repository.capability(BatchRenewal.class).orElseThrow().renewAll(List.of(new LeaseKey(resource, lease.get().owner())), ttl);
+                    repository.capability(BatchRenewal.class).orElseThrow()
+                            .renewAll(List.of(new LeaseKey(resource, lease.get().owner())), ttl);
                     lease.get().release();
                 }
             }

@@ -71,8 +71,8 @@ final class LockTableHealth {
 
     private synchronized CompletableFuture<Void> probe() {
         if (probe == null || probe.isDone()) {
-            probe = CompletableFuture.runAsync(() -> SchemaVerification.verify(repository), probes).whenComplete((done, failure) ->
-                    lastFailure = failure == null ? null
+            probe = CompletableFuture.runAsync(() -> SchemaVerification.verify(repository), probes)
+                    .whenComplete((done, failure) -> lastFailure = failure == null ? null
                             : NestedExceptionUtils.getMostSpecificCause(failure).toString());
         }
         return probe;

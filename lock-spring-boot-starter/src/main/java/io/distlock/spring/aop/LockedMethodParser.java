@@ -62,7 +62,8 @@ final class LockedMethodParser {
     LockedMethod parse(Method method, Class<?> targetClass, DistributedLock annotation) {
         String description = LockedMethod.describe(method, targetClass);
         DeclaredAttributes problems = DeclaredAttributes.onMethod("@DistributedLock", description,
-                beanFactory instanceof ConfigurableBeanFactory configurable ? configurable::resolveEmbeddedValue : null);
+                beanFactory instanceof ConfigurableBeanFactory configurable ? configurable::resolveEmbeddedValue
+                        : null);
         ResourceTemplate resource = resource(method, targetClass, annotation.resource(), problems);
         Duration ttl = problems.duration("ttl", annotation.ttl(), defaults.ttl());
         Duration minHold = problems.duration("minHold", annotation.minHold(), Duration.ZERO);
@@ -134,7 +135,8 @@ final class LockedMethodParser {
         return template;
     }
 
-    private void checkVariables(Method method, String declared, ResourceTemplate template, DeclaredAttributes problems) {
+    private void checkVariables(Method method, String declared, ResourceTemplate template,
+            DeclaredAttributes problems) {
         int count = method.getParameterCount();
         String @Nullable [] names = parameterNames.getParameterNames(method);
         Set<String> known = new LinkedHashSet<>(List.of("root", "this"));

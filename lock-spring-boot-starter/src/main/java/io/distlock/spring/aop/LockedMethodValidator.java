@@ -66,7 +66,8 @@ final class LockedMethodValidator implements LockDeclarationCheck {
         for (Iterator<String> names = beanFactory.getBeanNamesIterator(); names.hasNext();) {
             String name = names.next();
             Object singleton = beanFactory.containsSingleton(name) ? beanFactory.getSingleton(name) : null;
-            Class<?> targetClass = singleton != null ? AopProxyUtils.ultimateTargetClass(singleton) : AdvisedMethods.beanType(beanFactory, name);
+            Class<?> targetClass = singleton != null ? AopProxyUtils.ultimateTargetClass(singleton)
+                    : AdvisedMethods.beanType(beanFactory, name);
             if (targetClass == null || !lockedMethods.hasGuardedMethods(targetClass)) {
                 continue;
             }

@@ -76,7 +76,8 @@ final class OncePerSlotValidator implements LockDeclarationCheck {
                 continue;
             }
             Object singleton = beanFactory.containsSingleton(name) ? beanFactory.getSingleton(name) : null;
-            Class<?> targetClass = singleton != null ? AopProxyUtils.ultimateTargetClass(singleton) : AdvisedMethods.beanType(beanFactory, name);
+            Class<?> targetClass = singleton != null ? AopProxyUtils.ultimateTargetClass(singleton)
+                    : AdvisedMethods.beanType(beanFactory, name);
             if (targetClass == null || !slotMethods.hasSlotMethods(targetClass)) {
                 continue;
             }

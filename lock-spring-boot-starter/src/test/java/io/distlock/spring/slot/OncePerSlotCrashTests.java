@@ -111,7 +111,8 @@ class OncePerSlotCrashTests {
         // The other replica's next claim finds the killed run unfinished.
         await().atMost(Duration.ofSeconds(30)).until(() -> SlotStore.of(repository).recentSlotRuns(job, 10).stream()
                 .anyMatch(run -> run.slot().equals(slot) && run.outcome() == SlotRunOutcome.CRASHED));
-        assertThat(SlotStore.of(repository).recentSlotRuns(job, 10)).filteredOn(run -> run.slot().equals(slot)).singleElement()
+        assertThat(SlotStore.of(repository).recentSlotRuns(job, 10)).filteredOn(run -> run.slot().equals(slot))
+                .singleElement()
                 .satisfies(run -> {
                     assertThat(run.run()).isOne();
                     assertThat(run.token()).isEqualTo(crash.token());
@@ -157,7 +158,8 @@ class OncePerSlotCrashTests {
                 });
         await().atMost(Duration.ofSeconds(10)).until(() -> SlotStore.of(repository).recentSlotRuns(job, 10).stream()
                 .anyMatch(run -> run.slot().equals(slot) && run.outcome() == SlotRunOutcome.SUCCEEDED));
-        List<SlotRun> runs = SlotStore.of(repository).recentSlotRuns(job, 10).stream().filter(run -> run.slot().equals(slot))
+        List<SlotRun> runs = SlotStore.of(repository).recentSlotRuns(job, 10).stream()
+                .filter(run -> run.slot().equals(slot))
                 .toList();
         assertThat(runs).extracting(SlotRun::run, SlotRun::outcome, SlotRun::token).containsExactly(
                 org.assertj.core.groups.Tuple.tuple(2, SlotRunOutcome.SUCCEEDED, CrashingReplica.RUNS.stream()

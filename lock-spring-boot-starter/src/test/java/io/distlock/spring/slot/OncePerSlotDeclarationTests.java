@@ -89,7 +89,8 @@ class OncePerSlotDeclarationTests {
                 + "NOT NULL, token BIGINT NOT NULL, acquired_at TIMESTAMP(6) WITH TIME ZONE NOT NULL, expires_at "
                 + "TIMESTAMP(6) WITH TIME ZONE NOT NULL)", "distributed-lock.jdbc.initialize-schema=never")
             .withBean(Fine.class)
-            .run(context -> assertThat(context).getFailure().hasStackTraceContaining("upgrade-slots-h2.sql, then io/distlock/jdbc/dialect/schema-h2.sql"));
+            .run(context -> assertThat(context).getFailure()
+                    .hasStackTraceContaining("upgrade-slots-h2.sql, then io/distlock/jdbc/dialect/schema-h2.sql"));
     }
 
     @Test

@@ -89,7 +89,8 @@ class ReactiveOncePerSlotTests {
         try (ConfigurableApplicationContext replica = replica(database, new LockTableName("dl_rx_" + tag), job,
                 "failing")) {
             LockRepository repository = replica.getBean(LockRepository.class);
-            await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(SlotStore.of(repository).recentSlotRuns(job, 50))
+            await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(SlotStore.of(repository)
+                    .recentSlotRuns(job, 50))
                     .extracting(SlotRun::outcome).contains(SlotRunOutcome.FAILED));
         }
     }
