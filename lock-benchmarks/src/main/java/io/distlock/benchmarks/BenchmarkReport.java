@@ -732,7 +732,7 @@ final class BenchmarkReport {
         }
 
         md.append("## Watchdog\n\n");
-        md.append("One renewal round over held leases that share a TTL: `LockRepository.renewAll`, the single call a ")
+        md.append("One renewal round over held leases that share a TTL: `BatchRenewal.renewAll`, the single call a ")
                 .append("`LeaseWatchdog` round makes for them (batched statements; every lease must come back renewed).\n\n");
         md.append("| database | leases | ms per round | statements per round |\n|---|---:|---:|---:|\n");
         for (StatementCounts.Round round : rounds) {

@@ -18,7 +18,7 @@ final class AsyncAcquisition {
 
     private static final Logger logger = LoggerFactory.getLogger(AsyncAcquisition.class);
 
-    private final LockManager manager;
+    private final Acquisitions acquisitions;
 
     private final LockRequest request;
 
@@ -32,19 +32,20 @@ final class AsyncAcquisition {
 
     private final CompletableFuture<Optional<Lease>> result = new CompletableFuture<>();
 
-    private long backoff = LockManager.MIN_BACKOFF_NANOS;
+    private long backoff = Acquisitions.MIN_BACKOFF_NANOS;
 
-    private AsyncAcquisition(LockManager manager, LockRequest request, Executor executor, long maxPollNanos) {
-        this.manager = manager;
+    private AsyncAcquisition(Acquisitions acquisitions, LockRequest request, Executor executor, long maxPollNanos) {
+        this.acquisitions = acquisitions;
         this.request = request;
         this.executor = executor;
         this.maxPollNanos = maxPollNanos;
         this.deadline = start + request.maxWait().toNanos();
     }
 
-    static CompletableFuture<Optional<Lease>> start(LockManager manager, LockRequest request, Executor executor,
-            long maxPollNanos) {
-        AsyncAcquisition acquisition = new AsyncAcquisition(manager, request, executor, maxPollNanos);
+    static CompletableFuture<Optional<Lease>> start(Acquisitions acquisitions, LockRequest request,
+            Executor executor) {
+        AsyncAcquisition acquisition = new AsyncAcquisition(acquisitions, request, executor,
+                acquisitions.maxPollNanos());
         acquisition.attemptOn(executor);
         return acquisition.result;
     }
@@ -65,7 +66,7 @@ final class AsyncAcquisition {
         }
         Optional<Lease> lease;
         try {
-            lease = manager.attempt(request, start);
+            lease = acquisitions.attempt(request, start);
         }
         catch (RuntimeException ex) {
             result.completeExceptionally(ex);
@@ -79,7 +80,7 @@ final class AsyncAcquisition {
                     executor));
             return;
         }
-        manager.observed(request, start, lease);
+        acquisitions.observed(request, start, lease);
         if (lease.isPresent() && request.renew()) {
             lease.get().keepAlive(request.maxHold());
         }

@@ -1,20 +1,17 @@
 package io.distlock.core;
 
 import java.time.Duration;
-import java.time.Instant;
-import java.util.Collection;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.function.Consumer;
-
-import org.jspecify.annotations.Nullable;
 
 /**
  * A {@link LockRepository} that hands every call to another one, as Spring's {@code DelegatingDataSource} does for
- * data sources: a wrapper that times, counts or holds back some calls overrides those and inherits the rest, so that
- * every method of the store it wraps — slots, renewal reservations, release feeds included — keeps working through it.
+ * data sources. A wrapper that acts before every call overrides {@link #target()}; one that times, counts or holds
+ * back an operation overrides that operation; one that does so for a capability implements it, and then answers it
+ * itself. Every other capability of the wrapped store — slots, renewal reservations, release feeds — is the wrapped
+ * store's own, so that it keeps working through the wrapper. Arguments are checked by the wrapped store's rules
+ * ({@link LockRepository#arguments()}) before the wrapper does anything.
  */
 public class DelegatingLockRepository implements LockRepository {
 
@@ -38,79 +35,64 @@ public class DelegatingLockRepository implements LockRepository {
         return delegate;
     }
 
+    /**
+     * The repository each lock operation goes to, asked once per call after its arguments were checked: the
+     * {@link #delegate()}, unless a subclass acts first.
+     *
+     * @return the repository the call goes to
+     */
+    protected LockRepository target() {
+        return delegate;
+    }
+
     @Override
     public Optional<LockRecord> acquire(String resource, String owner, Duration ttl) {
-        return delegate.acquire(resource, owner, ttl);
+        arguments().lease(resource, owner, ttl);
+        return target().acquire(resource, owner, ttl);
     }
 
     @Override
     public RenewResult renew(String resource, String owner, Duration ttl) {
-        return delegate.renew(resource, owner, ttl);
-    }
-
-    @Override
-    public Map<LeaseKey, LockRecord> renewAll(Collection<LeaseKey> leases, Duration ttl) {
-        return delegate.renewAll(leases, ttl);
+        arguments().lease(resource, owner, ttl);
+        return target().renew(resource, owner, ttl);
     }
 
     @Override
     public LockResult release(String resource, String owner, Duration minHold) {
-        return delegate.release(resource, owner, minHold);
-    }
-
-    @Override
-    public LockResult forceRelease(String resource, long token) {
-        return delegate.forceRelease(resource, token);
+        arguments().release(resource, owner, minHold);
+        return target().release(resource, owner, minHold);
     }
 
     @Override
     public Optional<LockRecord> find(String resource) {
-        return delegate.find(resource);
+        LockArguments.requireResource(resource);
+        return target().find(resource);
     }
 
     @Override
     public List<LockRecord> findAll() {
-        return delegate.findAll();
+        return target().findAll();
     }
 
     @Override
     public int deleteExpired(Duration retention) {
-        return delegate.deleteExpired(retention);
+        LockArguments.retention(retention);
+        return target().deleteExpired(retention);
     }
 
     @Override
-    public SlotClaim claimSlot(String job, String owner, Instant slot, boolean rerunUnfinished) {
-        return delegate.claimSlot(job, owner, slot, rerunUnfinished);
+    public LockArguments arguments() {
+        return delegate.arguments();
     }
 
+    /**
+     * {@inheritDoc}
+     *
+     * <p>This wrapper when it implements the capability itself; otherwise the wrapped store's.
+     */
     @Override
-    public void finishSlot(String job, Instant slot, long token, SlotRunOutcome outcome) {
-        delegate.finishSlot(job, slot, token, outcome);
-    }
-
-    @Override
-    public void verifySlots() {
-        delegate.verifySlots();
-    }
-
-    @Override
-    public List<SlotRun> recentSlotRuns(@Nullable String job, int limit) {
-        return delegate.recentSlotRuns(job, limit);
-    }
-
-    @Override
-    public void reserveForRenewals(Object holder, boolean reserve) {
-        delegate.reserveForRenewals(holder, reserve);
-    }
-
-    @Override
-    public ReleaseFeed openReleaseFeed(Consumer<String> listener) {
-        return delegate.openReleaseFeed(listener);
-    }
-
-    @Override
-    public void verifySchema() {
-        delegate.verifySchema();
+    public <C> Optional<C> capability(Class<C> type) {
+        return type.isInstance(this) ? Optional.of(type.cast(this)) : delegate.capability(type);
     }
 
     @Override

@@ -21,6 +21,9 @@ import org.jspecify.annotations.Nullable;
  * holder never believes in a lease longer than the database could have kept it. Releasing a lease sends its release
  * statement unless a statement already found it gone: one that ran out on this machine's clock may still be live in
  * the database, and the statement is owner-checked.
+ *
+ * <p>One concept, hence its length: the state of one acquisition as its holder sees it (token, expiry, loss, release)
+ * and as the watchdog renews it (its {@link Renewable} side), which must change together under the lease's own lock.
  */
 public final class Lease implements AutoCloseable {
 

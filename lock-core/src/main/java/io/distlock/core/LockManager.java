@@ -7,15 +7,9 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
-import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
 
-
-import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
 import org.jspecify.annotations.Nullable;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Takes locks as {@link Lease}s, each with an owner token of its own, and runs work under them.
@@ -30,45 +24,41 @@ import org.slf4j.LoggerFactory;
  * {@link #runLocked} is the whole policy in one call: acquire (or join the lease of an enclosing call on the same
  * resource and thread), keep the lease alive, run the work, release honouring the minimum hold, and report how it
  * ended. Never hands out a lease the caller does not hold: when the database does not answer, the call throws.
+ *
+ * <p>One concept, hence its length: the library's public face, each call with its documented behaviour, and its
+ * builder; the work is done by {@link Acquisitions}, {@link LockedRuns},
+ * {@link SlotRuns}, {@link AsyncAcquisition}, the {@link LeaseRegistry} of the leases it handed out, and the
+ * {@link LeaseWatchdog}.
  */
 public final class LockManager implements AutoCloseable {
-
-    private static final Logger logger = LoggerFactory.getLogger(LockManager.class);
-
-    static final long MIN_BACKOFF_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
 
     /** The longest pause between two attempts of a waiting acquire, unless the builder sets another. */
     public static final Duration DEFAULT_MAX_POLL_INTERVAL = Duration.ofSeconds(1);
 
     private final LockRepository repository;
 
-    private final OwnerGenerator ownerGenerator;
-
     private final LeaseWatchdog watchdog;
 
     private final boolean ownsWatchdog;
 
-    private final boolean interruptOnLoss;
-
     private final LeaseRegistry host;
 
-    private final long maxPollNanos;
+    private final Acquisitions acquisitions;
+
+    private final LockedRuns runs;
 
     private final SlotRuns slots;
 
-    private final LockObservations observations;
-
     private LockManager(Builder builder) {
         this.repository = builder.repository;
-        this.ownerGenerator = builder.ownerGenerator;
         this.ownsWatchdog = builder.watchdog == null;
         this.watchdog = ownsWatchdog ? new LeaseWatchdog(repository, builder.watchdogSettings) : builder.watchdog;
-        this.interruptOnLoss = builder.interruptOnLoss;
-        this.maxPollNanos = builder.maxPollInterval.toNanos();
         LockEvents events = new LockEvents(builder.lostListeners, builder.observers);
         this.host = new LeaseRegistry(repository, watchdog, events);
+        this.acquisitions = new Acquisitions(repository, builder.ownerGenerator, host, builder.maxPollInterval);
+        this.runs = new LockedRuns(host, acquisitions, builder.interruptOnLoss,
+                new LockObservations(builder.observationRegistry));
         this.slots = new SlotRuns(this, events);
-        this.observations = new LockObservations(builder.observationRegistry);
     }
 
     /**
@@ -101,62 +91,7 @@ public final class LockManager implements AutoCloseable {
      *     does not run
      */
     public <T, E extends Throwable> LockOutcome<T> runLocked(LockRequest request, LockedWork<T, E> work) throws E {
-        Objects.requireNonNull(work, "work");
-        Observation observation = observations.start(request);
-        try (Observation.Scope scope = observation.openScope()) {
-            LockOutcome<T> outcome = runObserved(request, work, observation);
-            LockObservations.end(observation, switch (outcome.status()) {
-                case RAN -> "ran";
-                case NOT_ACQUIRED -> "not-acquired";
-                case LOST -> "lost";
-            });
-            return outcome;
-        }
-        catch (Throwable ex) {
-            observation.error(ex);
-            LockObservations.end(observation, "error");
-            throw ex;
-        }
-    }
-
-    private <T, E extends Throwable> LockOutcome<T> runObserved(LockRequest request, LockedWork<T, E> work,
-            Observation observation) throws E {
-        Lease enclosing = LeaseScope.enclosing(host, request.resource());
-        if (enclosing != null) {
-            return LockOutcome.ran(LeaseScope.callWith(enclosing, work), null);
-        }
-        Optional<Lease> acquired;
-        try {
-            acquired = acquire(request);
-        }
-        catch (InterruptedException ex) {
-            Thread.currentThread().interrupt();
-            return LockOutcome.notAcquired();
-        }
-        if (acquired.isEmpty()) {
-            return LockOutcome.notAcquired();
-        }
-        Lease lease = acquired.get();
-        LossInterrupter interrupter = interruptOnLoss ? new LossInterrupter() : null;
-        if (interrupter != null) {
-            lease.onLost(interrupter);
-        }
-        Observation held = observations.startHeld(observation, request, lease);
-        T value;
-        try (Observation.Scope scope = held.openScope()) {
-            value = LeaseScope.callWith(lease, work);
-        }
-        catch (Throwable ex) {
-            held.error(ex);
-            held.stop();
-            LockLostException loss = finish(lease, interrupter);
-            if (loss != null) {
-                ex.addSuppressed(loss);
-            }
-            throw ex;
-        }
-        held.stop();
-        return LockOutcome.ran(value, finish(lease, interrupter));
+        return runs.run(request, Objects.requireNonNull(work, "work"));
     }
 
     /**
@@ -180,30 +115,6 @@ public final class LockManager implements AutoCloseable {
         return slots.run(request, Objects.requireNonNull(work, "work"));
     }
 
-    /** Ends guarded work: stops interrupting, releases the lease, and says whether it was lost. */
-    private static @Nullable LockLostException finish(Lease lease, @Nullable LossInterrupter interrupter) {
-        if (interrupter != null) {
-            interrupter.workEnded();
-        }
-        try {
-            lease.release();
-        }
-        catch (RuntimeException ex) {
-            logger.warn("Could not release the lock on '{}' (owner {}); it expires by itself at {}", lease.resource(),
-                    OwnerFingerprint.of(lease.owner()), lease.expiresAt(), ex);
-        }
-        if (!lease.isLost()) {
-            return null;
-        }
-        try {
-            lease.checkHeld();
-            return null;
-        }
-        catch (LockLostException ex) {
-            return ex;
-        }
-    }
-
     /**
      * Takes the lock a request names, waiting for it as the request says, and has the watchdog keep the lease alive
      * unless the request says not to. Release it with {@link Lease#release()} or {@link Lease#close()}, which honour
@@ -215,11 +126,7 @@ public final class LockManager implements AutoCloseable {
      * @throws org.springframework.dao.DataAccessException when the database does not answer
      */
     public Optional<Lease> acquire(LockRequest request) throws InterruptedException {
-        Optional<Lease> lease = request.maxWait().isZero() ? attemptObserved(request) : poll(request);
-        if (lease.isPresent() && request.renew()) {
-            lease.get().keepAlive(request.maxHold());
-        }
-        return lease;
+        return acquisitions.acquire(request);
     }
 
     /**
@@ -237,8 +144,8 @@ public final class LockManager implements AutoCloseable {
      *     the store's {@code DataAccessException} when it does not answer, or with the executor's refusal
      */
     public CompletableFuture<Optional<Lease>> acquireAsync(LockRequest request, Executor executor) {
-        return AsyncAcquisition.start(this, Objects.requireNonNull(request, "request"),
-                Objects.requireNonNull(executor, "executor"), maxPollNanos);
+        return AsyncAcquisition.start(acquisitions, Objects.requireNonNull(request, "request"),
+                Objects.requireNonNull(executor, "executor"));
     }
 
     /**
@@ -252,7 +159,7 @@ public final class LockManager implements AutoCloseable {
      * @throws org.springframework.dao.DataAccessException when the database does not answer
      */
     public Optional<Lease> tryAcquire(String resource, Duration ttl) {
-        return attemptObserved(LockRequest.of(resource, ttl).withoutRenewal());
+        return acquisitions.once(LockRequest.of(resource, ttl).withoutRenewal());
     }
 
     /**
@@ -266,70 +173,7 @@ public final class LockManager implements AutoCloseable {
      * @throws InterruptedException when the thread is interrupted while waiting
      */
     public Optional<Lease> acquire(String resource, Duration ttl, Duration maxWait) throws InterruptedException {
-        return poll(LockRequest.of(resource, ttl).withMaxWait(maxWait).withoutRenewal());
-    }
-
-    private Optional<Lease> attemptObserved(LockRequest request) {
-        long start = System.nanoTime();
-        return observed(request, start, attempt(request, start));
-    }
-
-    private Optional<Lease> poll(LockRequest request) throws InterruptedException {
-        long start = System.nanoTime();
-        long deadline = start + request.maxWait().toNanos();
-        long backoff = MIN_BACKOFF_NANOS;
-        try (ReleaseSignals.Waiter waiter = host.releases().waitFor(request.resource())) {
-            while (true) {
-                if (Thread.interrupted()) {
-                    throw new InterruptedException("Interrupted while waiting for the lock on '" + request.resource()
-                            + "'");
-                }
-                waiter.mark();
-                Optional<Lease> lease = attempt(request, start);
-                long remaining = deadline - System.nanoTime();
-                if (lease.isPresent() || remaining <= 0) {
-                    return observed(request, start, lease);
-                }
-                long jittered = backoff / 2 + ThreadLocalRandom.current().nextLong(backoff / 2 + 1);
-                // A release of this manager's own lease on the resource, or one the store's feed tells of, wakes the
-                // wait at once.
-                waiter.await(Math.min(jittered, remaining));
-                backoff = Math.min(maxPollNanos, backoff * 2);
-            }
-        }
-    }
-
-    Optional<Lease> attempt(LockRequest request, long start) {
-        String owner = ownerGenerator.nextOwner();
-        try {
-            long sentAt = System.nanoTime();
-            Optional<LockRecord> acquired = repository.acquire(request.resource(), owner, request.ttl());
-            if (acquired.isPresent() && System.nanoTime() - sentAt >= request.ttl().toNanos()) {
-                // The acquire took its whole TTL (it waited for a row lock): counted from when it was sent, the lease
-                // would be over at once although the database may keep it longer. A renewal confirms it, and the
-                // holder's clock starts when that renewal is sent.
-                sentAt = System.nanoTime();
-                acquired = Optional.ofNullable(repository.renew(request.resource(), owner, request.ttl()).record());
-            }
-            long confirmedAt = sentAt;
-            return acquired.map(record -> new Lease(host, record, request.ttl(), request.minHold(), confirmedAt,
-                    request.label()));
-        }
-        catch (RuntimeException ex) {
-            host.events().acquireFailed(request.label(), request.resource(), Duration.ofNanos(System.nanoTime() - start), ex);
-            throw ex;
-        }
-    }
-
-    Optional<Lease> observed(LockRequest request, long start, Optional<Lease> lease) {
-        Duration elapsed = Duration.ofNanos(System.nanoTime() - start);
-        if (lease.isPresent()) {
-            host.acquired(request.label(), lease.get(), elapsed);
-        }
-        else {
-            host.events().held(request.label(), request.resource(), elapsed);
-        }
-        return lease;
+        return acquisitions.waiting(LockRequest.of(resource, ttl).withMaxWait(maxWait).withoutRenewal());
     }
 
     /**
@@ -487,7 +331,7 @@ public final class LockManager implements AutoCloseable {
          */
         public Builder maxPollInterval(Duration maxPollInterval) {
             this.maxPollInterval = LockArguments.requireDuration("maxPollInterval", maxPollInterval,
-                    Duration.ofNanos(MIN_BACKOFF_NANOS), Duration.ofHours(1));
+                    Duration.ofNanos(Acquisitions.MIN_BACKOFF_NANOS), Duration.ofHours(1));
             return this;
         }
 
@@ -523,7 +367,7 @@ public final class LockManager implements AutoCloseable {
          */
         public LockManager build() {
             if (verifySchema) {
-                repository.verifySchema();
+                SchemaVerification.verify(repository);
             }
             return new LockManager(this);
         }

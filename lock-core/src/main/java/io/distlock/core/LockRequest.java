@@ -36,7 +36,7 @@ public record LockRequest(String resource, Duration ttl, Duration maxWait, Durat
     public static final Duration MAX_WAIT = Duration.ofDays(1);
 
     /** The longest duration of any kind a request accepts: beyond it, a value is a unit mistake. */
-    public static final Duration MAX_DURATION = Duration.ofDays(3650);
+    public static final Duration MAX_DURATION = LockArguments.MAX_DURATION;
 
     public LockRequest {
         LockArguments.requireResource(resource);

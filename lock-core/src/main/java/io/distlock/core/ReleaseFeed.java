@@ -4,7 +4,7 @@ package io.distlock.core;
  * Tells a {@link LockManager} of releases of the locks its threads wait for, made anywhere (in other processes too),
  * so that a waiter tries again at once instead of at its next poll. A shortcut for latency only: waiters keep polling
  * with backoff whatever a feed tells or misses, so a feed that loses a release costs time, never safety. Opened by
- * {@link LockRepository#openReleaseFeed}; a store that cannot tell of releases gives {@link #NONE}.
+ * {@link ReleaseFeeds#openReleaseFeed}; a store that cannot tell of releases gives {@link #NONE}.
  */
 public interface ReleaseFeed extends AutoCloseable {
 

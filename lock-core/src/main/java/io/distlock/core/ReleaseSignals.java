@@ -42,7 +42,7 @@ final class ReleaseSignals implements AutoCloseable {
      */
     ReleaseSignals(LockRepository repository, long echoWindowNanos) {
         this.echoWindowNanos = echoWindowNanos;
-        this.feed = repository.openReleaseFeed(this::heard);
+        this.feed = ReleaseFeeds.open(repository, this::heard);
     }
 
     /**

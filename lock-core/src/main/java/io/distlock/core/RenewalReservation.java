@@ -3,13 +3,14 @@ package io.distlock.core;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;
 
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import org.springframework.core.NestedExceptionUtils;
 
 /**
- * Keeps the store's reservation for renewals ({@link LockRepository#reserveForRenewals}) in step with whether the
+ * Keeps the store's reservation for renewals ({@link RenewalCapacity#reserveForRenewals}) in step with whether the
  * watchdog keeps leases alive. Each lease to be kept alive takes the reservation in its own thread, before its guarded
  * work runs — the first one takes it, the others make sure the store still holds it (a reserved connection that broke
  * since is replaced then) — so that work which takes every pooled connection at once cannot leave the renewals without
@@ -21,7 +22,7 @@ final class RenewalReservation {
 
     private static final Logger logger = LoggerFactory.getLogger(RenewalReservation.class);
 
-    private final LockRepository repository;
+    private final @Nullable RenewalCapacity capacity;
 
     private final BooleanSupplier needed;
 
@@ -33,7 +34,7 @@ final class RenewalReservation {
     private volatile boolean applied;
 
     RenewalReservation(LockRepository repository, BooleanSupplier needed) {
-        this.repository = repository;
+        this.capacity = repository.capability(RenewalCapacity.class).orElse(null);
         this.needed = needed;
     }
 
@@ -92,8 +93,12 @@ final class RenewalReservation {
     }
 
     private void apply(boolean wanted) {
+        if (capacity == null) {
+            applied = wanted;
+            return;
+        }
         try {
-            repository.reserveForRenewals(this, wanted);
+            capacity.reserveForRenewals(this, wanted);
             applied = wanted;
         }
         catch (RuntimeException ex) {

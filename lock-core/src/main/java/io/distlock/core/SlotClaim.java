@@ -6,7 +6,7 @@ import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What a slot claim decided ({@link LockRepository#claimSlot}), and what it found of the slot claimed before.
+ * What a slot claim decided ({@link SlotStore#claimSlot}), and what it found of the slot claimed before.
  *
  * @param status whether the slot was claimed
  * @param run the run number of the claimed slot: 1, or 2 for a re-run after a crash; 0 when not claimed

@@ -55,7 +55,7 @@ final class SlotRuns {
             throws E {
         String job = request.job();
         Instant slot = request.slot();
-        SlotClaim claim = manager.repository().claimSlot(job, lease.owner(), slot,
+        SlotClaim claim = SlotStore.of(manager.repository()).claimSlot(job, lease.owner(), slot,
                 request.onCrash() == CrashPolicy.AT_LEAST_ONCE);
         if (claim.status() != SlotClaim.Status.CLAIMED) {
             return refused(request, claim);
@@ -141,7 +141,7 @@ final class SlotRuns {
 
     private void finish(SlotRequest request, Lease lease, SlotRunOutcome outcome) {
         try {
-            manager.repository().finishSlot(request.job(), request.slot(), lease.token(), outcome);
+            SlotStore.of(manager.repository()).finishSlot(request.job(), request.slot(), lease.token(), outcome);
         }
         catch (RuntimeException ex) {
             logger.warn("Could not record that slot {} of job '{}' ended {}; a later claim will count it as crashed",

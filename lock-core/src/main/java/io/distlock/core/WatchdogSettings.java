@@ -1,5 +1,8 @@
 package io.distlock.core;
 
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+
 /**
  * How the {@link LeaseWatchdog} renews leases.
  *
@@ -20,5 +23,27 @@ public record WatchdogSettings(int threads, double renewRatio) {
         if (!(renewRatio > 0 && renewRatio <= 0.9)) {
             throw new IllegalArgumentException("watchdog renew ratio must be above 0 and at most 0.9, got " + renewRatio);
         }
+    }
+
+    /**
+     * How long after a confirmed renewal a lease with this TTL is renewed again.
+     *
+     * @param ttl the lease length
+     * @return the interval, in nanoseconds, at least 1
+     */
+    long intervalNanos(Duration ttl) {
+        return Math.max(1, (long) (ttl.toNanos() * renewRatio));
+    }
+
+    /**
+     * How soon a lease whose renewal failed, or sat a round out, is tried again: a quarter of its interval, from 10 ms
+     * to 1 s.
+     *
+     * @param ttl the lease length
+     * @return the delay, in nanoseconds
+     */
+    long retryNanos(Duration ttl) {
+        return Math.min(TimeUnit.SECONDS.toNanos(1),
+                Math.max(TimeUnit.MILLISECONDS.toNanos(10), intervalNanos(ttl) / 4));
     }
 }

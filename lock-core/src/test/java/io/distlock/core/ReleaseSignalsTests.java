@@ -3,6 +3,7 @@ package io.distlock.core;
 import java.lang.reflect.Proxy;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
@@ -74,7 +75,11 @@ class ReleaseSignalsTests {
 
     private static LockRepository repositoryWith(RecordingFeed feed) {
         return (LockRepository) Proxy.newProxyInstance(LockRepository.class.getClassLoader(),
-                new Class<?>[] {LockRepository.class}, (proxy, method, args) -> {
+                new Class<?>[] {LockRepository.class, ReleaseFeeds.class}, (proxy, method, args) -> {
+                    if (method.getName().equals("capability")) {
+                        Class<?> type = (Class<?>) args[0];
+                        return type.isInstance(proxy) ? Optional.of(proxy) : Optional.empty();
+                    }
                     if (method.getName().equals("openReleaseFeed")) {
                         @SuppressWarnings("unchecked")
                         Consumer<String> listener = (Consumer<String>) args[0];

@@ -38,7 +38,7 @@ public final class FencingSchema {
         executor.probe("verify fencing table", List.of(check), (ex, translated) -> new IllegalStateException(
                 "Fencing table '" + table + "' (columns name, last_token) is missing or unreadable: "
                         + ex.getMessage().strip() + ". Create it with the script " + dialect.fencingSchemaLocation()
-                        + " from the lock-core jar (renaming " + FencingGuard.DEFAULT_TABLE_NAME + " to " + table
+                        + " from the lock-jdbc jar (renaming " + FencingGuard.DEFAULT_TABLE_NAME + " to " + table
                         + "), or FencingSchema.script(dialect, \"" + table + "\")", ex));
     }
 }

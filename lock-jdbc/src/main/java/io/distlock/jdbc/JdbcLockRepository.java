@@ -1,34 +1,33 @@
 package io.distlock.jdbc;
 
-import java.sql.Array;
-import java.sql.Connection;
-import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Collection;
-import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 import javax.sql.DataSource;
 
+import io.distlock.core.BatchRenewal;
+import io.distlock.core.ForcedRelease;
 import io.distlock.core.LeaseKey;
 import io.distlock.core.LockArguments;
 import io.distlock.core.LockRecord;
 import io.distlock.core.LockRepository;
 import io.distlock.core.LockResult;
 import io.distlock.core.ReleaseFeed;
+import io.distlock.core.ReleaseFeeds;
 import io.distlock.core.RenewResult;
+import io.distlock.core.RenewalCapacity;
+import io.distlock.core.SchemaVerification;
 import io.distlock.core.SlotClaim;
 import io.distlock.core.SlotRun;
 import io.distlock.core.SlotRunOutcome;
+import io.distlock.core.SlotStore;
 import io.distlock.core.TimeSource;
 import io.distlock.jdbc.dialect.LockDialect;
 import io.distlock.jdbc.dialect.LockDialects;
@@ -36,8 +35,6 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import org.springframework.dao.QueryTimeoutException;
-import org.springframework.jdbc.BadSqlGrammarException;
 import org.springframework.util.ClassUtils;
 
 /**
@@ -57,27 +54,19 @@ import org.springframework.util.ClassUtils;
  * <p>Every statement is bounded in time ({@link Builder#statementTimeout}), including one that waits for a row lock
  * another session holds: it is then rolled back by the database and fails with a
  * {@link org.springframework.dao.QueryTimeoutException} — except {@link #acquire}, which answers "not acquired".
+ *
+ * <p>One concept, hence its length: the JDBC store as its users see it — each operation and capability with its
+ * documented behaviour, the settings they depend on, and the builder. The work is done by the classes it wires:
+ * {@link LockOperations} (the lock operations), {@link JdbcBatchRenewal}, {@link JdbcSlotStore} (its
+ * {@link SlotStore}), {@link SharedReleaseFeed}, {@link RenewalConnection} and {@link LockSchema}.
  */
-public final class JdbcLockRepository implements LockRepository {
+public final class JdbcLockRepository implements LockRepository, BatchRenewal, ForcedRelease, SlotStore, ReleaseFeeds,
+        RenewalCapacity, SchemaVerification {
 
     private static final Logger logger = LoggerFactory.getLogger(JdbcLockRepository.class);
 
-    private static final String ACQUIRE = "distributed lock acquire";
-
-    private static final String RENEW = "distributed lock renew";
-
-    private static final String RELEASE = "distributed lock release";
-
-    private static final String FORCE_RELEASE = "distributed lock forced release";
-
-    /**
-     * Shortest retention of expired rows: an acquire that drew its token before a row was deleted must have inserted
-     * long before, or a smaller token could follow a larger one.
-     */
-    public static final Duration MIN_RETENTION = Duration.ofMinutes(1);
-
-    /** Keeps durations inside what every database's interval arithmetic accepts. */
-    private static final Duration MAX_DURATION = Duration.ofDays(3650);
+    /** Shortest retention of expired rows ({@link LockArguments#MIN_RETENTION}). */
+    public static final Duration MIN_RETENTION = LockArguments.MIN_RETENTION;
 
     /** The default bound of each statement. */
     public static final Duration DEFAULT_STATEMENT_TIMEOUT = Duration.ofSeconds(5);
@@ -91,7 +80,7 @@ public final class JdbcLockRepository implements LockRepository {
 
     private final LockTableName table;
 
-    private final Duration maxTtl;
+    private final LockArguments arguments;
 
     private final Duration statementTimeout;
 
@@ -99,7 +88,9 @@ public final class JdbcLockRepository implements LockRepository {
 
     private final StatementExecutor executor;
 
-    private final LockStatements statements;
+    private final LockOperations operations;
+
+    private final JdbcBatchRenewal batchRenewal;
 
     private final JdbcSlotStore slots;
 
@@ -114,18 +105,20 @@ public final class JdbcLockRepository implements LockRepository {
     private JdbcLockRepository(Builder builder, LockDialect dialect) {
         this.dialect = dialect;
         this.table = builder.table;
-        this.maxTtl = builder.maxTtl;
+        this.arguments = LockArguments.withMaxTtl(builder.maxTtl);
         this.statementTimeout = builder.statementTimeout;
         this.durableRelease = builder.durableRelease;
         this.executor = new StatementExecutor(builder.dataSource, table, builder.clock, dialect, statementTimeout);
         String notifyOn = builder.notifyWaiters ? table.notificationChannel() : null;
-        this.statements = new LockStatements(dialect, table, builder.timeSource, executor::bound,
+        LockStatements statements = new LockStatements(dialect, table, builder.timeSource, executor::bound,
                 builder.durableRelease, notifyOn);
         this.channel = statements.releaseNotifies ? notifyOn : null;
         this.releaseFeed = new SharedReleaseFeed(heard -> new PostgreSqlReleaseFeed(executor, channel,
                 table.value(), heard, PostgreSqlReleaseFeed.DEFAULT_LINGER));
         this.renewals = new RenewalConnection(executor);
         this.slots = new JdbcSlotStore(executor, dialect, table, builder.timeSource);
+        this.operations = new LockOperations(executor, statements, slots, table);
+        this.batchRenewal = new JdbcBatchRenewal(executor, statements, dialect, renewals);
     }
 
     /**
@@ -138,47 +131,32 @@ public final class JdbcLockRepository implements LockRepository {
         return new Builder(dataSource);
     }
 
-    /**
-     * The dialect in use.
-     *
-     * @return the dialect, detected or configured
-     */
+    /** @return the dialect in use, detected or configured */
     public LockDialect dialect() {
         return dialect;
     }
 
-    /**
-     * The lock table in use.
-     *
-     * @return the table name
-     */
+    /** @return the lock table in use */
     public LockTableName table() {
         return table;
     }
 
-    /**
-     * The bound of each statement.
-     *
-     * @return the statement timeout
-     */
+    /** @return the bound of each statement ({@link Builder#statementTimeout}) */
     public Duration statementTimeout() {
         return statementTimeout;
     }
 
     /**
-     * Whether each release waits until its commit is durable ({@link Builder#durableRelease}).
-     *
-     * @return {@code false} when a release on PostgreSQL commits without waiting for the WAL flush
+     * @return whether each release waits until its commit is durable ({@link Builder#durableRelease}): {@code false}
+     *     when a release on PostgreSQL commits without waiting for the WAL flush
      */
     public boolean durableRelease() {
         return durableRelease;
     }
 
     /**
-     * Whether releases that free a lock notify waiters, and waiters listen: {@link Builder#notifyWaiters} on a
-     * database that can (PostgreSQL).
-     *
-     * @return {@code true} when releases notify
+     * @return whether releases that free a lock notify waiters, and waiters listen: {@link Builder#notifyWaiters} on
+     *     a database that can (PostgreSQL)
      */
     public boolean notifiesWaiters() {
         return channel != null;
@@ -194,156 +172,17 @@ public final class JdbcLockRepository implements LockRepository {
      */
     @Override
     public Optional<LockRecord> acquire(String resource, String owner, Duration ttl) {
-        LockArguments.requireResource(resource);
-        LockArguments.requireOwner(owner);
-        long ttlMillis = LockArguments.requireTtl(ttl, maxTtl).toMillis();
-        long ttlNanos = TimeUnit.MILLISECONDS.toNanos(ttlMillis);
-        TimedStatement acquire = statements.acquire;
-        try {
-            return executor.runAlone(ACQUIRE, acquire, connection -> {
-                try {
-                    long sentAt = System.nanoTime();
-                    // Two first claims of a brand-new resource may race; the second run sees the winner's row.
-                    Optional<LockRecord> acquired = executor.againOnDuplicateKey(connection, ACQUIRE, acquire,
-                            c -> executor.queryOne(c, acquire, statements::record, resource, owner, ttlMillis))
-                            .filter(record -> record.owner().equals(owner));
-                    if (acquired.isPresent() && System.nanoTime() - sentAt >= ttlNanos) {
-                        return stillLive(connection, acquired.get());
-                    }
-                    return acquired;
-                }
-                catch (SQLException ex) {
-                    if (executor.isDuplicateKey(ACQUIRE, acquire, ex)) {
-                        return Optional.empty();
-                    }
-                    throw ex;
-                }
-            });
-        }
-        catch (QueryTimeoutException ex) {
-            // Rolled back by the database: most likely another session holds the row locked.
-            logger.debug("Not acquired '{}' on {}: {}", resource, table, ex.getMessage());
-            return Optional.empty();
-        }
-    }
-
-    /**
-     * After an acquire that took at least its TTL, most likely waiting for a row lock: a database whose clock stands
-     * still within a statement (H2) computed the lease from the time before the wait, so it may be over already.
-     * Hands it out only if it is still live by the database clock, and still this acquisition's.
-     */
-    private Optional<LockRecord> stillLive(Connection connection, LockRecord acquired) throws SQLException {
-        return executor.queryOne(connection, statements.find, statements::record, acquired.resource())
-                .filter(record -> record.owner().equals(acquired.owner()) && record.token() == acquired.token());
+        return operations.acquire(resource, owner, arguments.lease(resource, owner, ttl));
     }
 
     @Override
     public RenewResult renew(String resource, String owner, Duration ttl) {
-        LockArguments.requireResource(resource);
-        LockArguments.requireOwner(owner);
-        long ttlMillis = LockArguments.requireTtl(ttl, maxTtl).toMillis();
-        return executor.runAlone(RENEW, statements.renew, connection -> {
-            Optional<LockRecord> renewed = statements.renewReturnsRow
-                    ? executor.queryOne(connection, statements.renew, statements::record, ttlMillis, resource, owner)
-                    : renewThenRead(connection, resource, owner, ttlMillis);
-            if (renewed.isPresent()) {
-                return RenewResult.renewed(renewed.get());
-            }
-            return RenewResult.refused(refusal(connection, resource, owner) == LockResult.FORBIDDEN
-                    ? LockResult.FORBIDDEN : LockResult.NOT_FOUND);
-        });
-    }
-
-    private Optional<LockRecord> renewThenRead(Connection connection, String resource, String owner, long ttlMillis)
-            throws SQLException {
-        if (executor.update(connection, statements.renew, ttlMillis, resource, owner) == 0) {
-            return Optional.empty();
-        }
-        return executor.queryOne(connection, statements.findOwned, statements::record, resource, owner);
+        return operations.renew(resource, owner, arguments.lease(resource, owner, ttl));
     }
 
     @Override
     public Map<LeaseKey, LockRecord> renewAll(Collection<LeaseKey> leases, Duration ttl) {
-        long ttlMillis = LockArguments.requireTtl(ttl, maxTtl).toMillis();
-        List<LeaseKey> keys = new ArrayList<>(new LinkedHashSet<>(leases));
-        Map<LeaseKey, LockRecord> renewed = new LinkedHashMap<>();
-        int batch = dialect.maxRenewBatch();
-        for (int from = 0; from < keys.size(); from += batch) {
-            List<LeaseKey> chunk = keys.subList(from, Math.min(keys.size(), from + batch));
-            if (statements.renewAllByArrays != null) {
-                for (LockRecord record : renewByArrays(statements.renewAllByArrays, ttlMillis, chunk)) {
-                    renewed.put(record.key(), record);
-                }
-                continue;
-            }
-            List<LockRecord> records = renewals.run(RENEW, statements.renewAll(chunk.size()),
-                    connection -> renewPassingOverLockedRows(connection, chunk, ttlMillis));
-            for (LockRecord record : records) {
-                renewed.put(record.key(), record);
-            }
-        }
-        return renewed;
-    }
-
-    /**
-     * Renews a batch without waiting for a row another session holds locked, so that one stuck row holds up neither
-     * the batch nor, through the rows the batch would keep locked while it waits, the releases of the other leases:
-     * where the dialect can, the batch gives up at once on such a row; then, or where it cannot, the free rows are
-     * locked first ({@code FOR UPDATE SKIP LOCKED}) and renewed in a transaction. A lease passed over is missing from
-     * the answer; the watchdog renews it on its own.
-     */
-    private List<LockRecord> renewPassingOverLockedRows(Connection connection, List<LeaseKey> chunk, long ttlMillis)
-            throws SQLException {
-        TimedStatement failing = statements.renewAllFailingOnLockedRows(chunk.size());
-        if (failing != null) {
-            try {
-                return renewChunk(connection, failing, chunk, ttlMillis);
-            }
-            catch (SQLException ex) {
-                if (!dialect.isLockedRow(ex)) {
-                    throw ex;
-                }
-            }
-        }
-        return StatementExecutor.inTransaction(connection, () -> {
-            List<LeaseKey> free = lockFree(connection, chunk);
-            return free.isEmpty() ? List.of()
-                    : renewChunk(connection, statements.renewAll(free.size()), free, ttlMillis);
-        });
-    }
-
-    private List<LockRecord> renewChunk(Connection connection, TimedStatement statement, List<LeaseKey> chunk,
-            long ttlMillis) throws SQLException {
-        Object[] args = LockStatements.renewAllArguments(ttlMillis, chunk);
-        if (statements.renewReturnsRow) {
-            return executor.queryAll(connection, statement, statements::record, args);
-        }
-        executor.update(connection, statement, args);
-        return executor.queryAll(connection, statements.findAllOwned(chunk.size()), statements::record,
-                LockStatements.pairs(chunk));
-    }
-
-    /** Locks the live rows of a batch that no other session holds locked, in the transaction in progress. */
-    private List<LeaseKey> lockFree(Connection connection, List<LeaseKey> chunk) throws SQLException {
-        return executor.queryAll(connection, statements.lockFree(chunk.size()),
-                rs -> new LeaseKey(rs.getString(1), rs.getString(2)), LockStatements.pairs(chunk));
-    }
-
-    private List<LockRecord> renewByArrays(TimedStatement statement, long ttlMillis, List<LeaseKey> chunk) {
-        String[] resources = chunk.stream().map(LeaseKey::resource).toArray(String[]::new);
-        String[] owners = chunk.stream().map(LeaseKey::owner).toArray(String[]::new);
-        return renewals.run(RENEW, statement, connection -> {
-            Array resourceArray = connection.createArrayOf("text", resources);
-            Array ownerArray = connection.createArrayOf("text", owners);
-            try {
-                return executor.queryAll(connection, statement, statements::record, resourceArray, ownerArray,
-                        ttlMillis);
-            }
-            finally {
-                resourceArray.free();
-                ownerArray.free();
-            }
-        });
+        return batchRenewal.renewAll(leases, arguments.leases(leases, ttl));
     }
 
     /**
@@ -351,9 +190,9 @@ public final class JdbcLockRepository implements LockRepository {
      *
      * <p>Reserving takes a connection at once and keeps it out of the pool for every renewal while the reservation
      * lasts, so that the watchdog keeps leases alive even while the guarded work holds every other connection: size
-     * the pool for the guarded work's connections + 1. A reserved connection that fails is closed
-     * and replaced by the next renewal, or before the guarded work of the next lease to be kept alive. When renewal cannot get a connection, that is told at WARN, naming the data
-     * source.
+     * the pool for the guarded work's connections + 1. A reserved connection that fails is closed and replaced by the
+     * next renewal, or before the guarded work of the next lease to be kept alive. When renewal cannot get a
+     * connection, that is told at WARN, naming the data source.
      */
     @Override
     public void reserveForRenewals(Object holder, boolean reserve) {
@@ -369,16 +208,7 @@ public final class JdbcLockRepository implements LockRepository {
      */
     @Override
     public LockResult release(String resource, String owner, Duration minHold) {
-        LockArguments.requireResource(resource);
-        LockArguments.requireOwner(owner);
-        long minHoldMillis = LockArguments.requireDuration("minHold", minHold, Duration.ZERO, maxTtl).toMillis();
-        return executor.runAlone(RELEASE, statements.release, connection -> {
-            boolean released = statements.releaseNotifies
-                    ? executor.queryOne(connection, statements.release, rs -> true, minHoldMillis, resource, owner)
-                            .isPresent()
-                    : executor.update(connection, statements.release, minHoldMillis, resource, owner) == 1;
-            return released ? LockResult.APPLIED : refusal(connection, resource, owner);
-        });
+        return operations.release(resource, owner, arguments.release(resource, owner, minHold));
     }
 
     /**
@@ -390,17 +220,7 @@ public final class JdbcLockRepository implements LockRepository {
      */
     @Override
     public LockResult forceRelease(String resource, long token) {
-        LockArguments.requireResource(resource);
-        return executor.runAlone(FORCE_RELEASE, statements.forceRelease, connection -> {
-            boolean released = statements.releaseNotifies
-                    ? executor.queryOne(connection, statements.forceRelease, rs -> true, resource, token).isPresent()
-                    : executor.update(connection, statements.forceRelease, resource, token) == 1;
-            if (released) {
-                return LockResult.APPLIED;
-            }
-            return executor.queryOne(connection, statements.liveToken, rs -> rs.getLong(1), resource)
-                    .map(live -> LockResult.FORBIDDEN).orElse(LockResult.NOT_FOUND);
-        });
+        return operations.forceRelease(LockArguments.requireResource(resource), token);
     }
 
     /**
@@ -425,67 +245,55 @@ public final class JdbcLockRepository implements LockRepository {
         return releaseFeed.subscribe(listener);
     }
 
-    /**
-     * After an update that changed no row: tells "no live lock" from "another owner's live lock". A live lock of the
-     * caller's own means the update matched but changed nothing (a minimum hold equal to the current expiry, with a
-     * driver that counts changed rows, such as Connector/J with {@code useAffectedRows=true}): released.
-     */
-    private LockResult refusal(Connection connection, String resource, String owner) throws SQLException {
-        return executor.queryOne(connection, statements.liveOwner, rs -> rs.getString(1), resource)
-                .map(liveOwner -> liveOwner.equals(owner) ? LockResult.APPLIED : LockResult.FORBIDDEN)
-                .orElse(LockResult.NOT_FOUND);
-    }
-
     @Override
     public Optional<LockRecord> find(String resource) {
-        LockArguments.requireResource(resource);
-        return executor.runAlone("distributed lock find", statements.find,
-                connection -> executor.queryOne(connection, statements.find, statements::record, resource));
+        return operations.find(LockArguments.requireResource(resource));
     }
 
     @Override
     public List<LockRecord> findAll() {
-        return executor.runAlone("distributed lock findAll", statements.findAll,
-                connection -> executor.queryAll(connection, statements.findAll, statements::record));
+        return operations.findAll();
     }
 
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Rows of scheduled jobs stay: they carry the job's last claimed slot. Whether the table has the slot columns
+     * (a table made by distlock 0.1 has not) is asked once, by the first clean-up.
+     */
     @Override
     public int deleteExpired(Duration retention) {
-        long millis = LockArguments.requireDuration("retention", retention, MIN_RETENTION, MAX_DURATION).toMillis();
-        int deleted;
-        try {
-            // Rows of scheduled jobs stay: they carry the job's last claimed slot.
-            deleted = executor.runAlone("distributed lock deleteExpired", statements.deleteExpiredKeepingJobs,
-                    connection -> executor.update(connection, statements.deleteExpiredKeepingJobs, -millis));
-        }
-        catch (BadSqlGrammarException noSlotColumns) {
-            deleted = executor.runAlone("distributed lock deleteExpired", statements.deleteExpired,
-                    connection -> executor.update(connection, statements.deleteExpired, -millis));
-        }
-        if (deleted > 0) {
-            logger.debug("Deleted {} lock rows expired more than {} ago from {}", deleted, retention, table);
-        }
-        return deleted;
+        return operations.deleteExpired(LockArguments.retention(retention));
     }
 
     @Override
+    public LockArguments arguments() {
+        return arguments;
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>The job's lock row carries its last claimed slot; the slot table keeps the history of its runs.
+     */
+    @Override
     public SlotClaim claimSlot(String job, String owner, Instant slot, boolean rerunUnfinished) {
-        return slots.claim(job, owner, slot, rerunUnfinished);
+        return slots.claimSlot(job, owner, slot, rerunUnfinished);
     }
 
     @Override
     public void finishSlot(String job, Instant slot, long token, SlotRunOutcome outcome) {
-        slots.finish(job, slot, token, outcome);
+        slots.finishSlot(job, slot, token, outcome);
     }
 
     @Override
     public void verifySlots() {
-        slots.verify();
+        slots.verifySlots();
     }
 
     @Override
     public List<SlotRun> recentSlotRuns(@Nullable String job, int limit) {
-        return slots.recent(job, limit);
+        return slots.recentSlotRuns(job, limit);
     }
 
     /**
@@ -516,11 +324,12 @@ public final class JdbcLockRepository implements LockRepository {
 
         private Clock clock = Clock.systemUTC();
 
-        private Duration maxTtl = Duration.ofDays(1);
+        private Duration maxTtl = LockArguments.DEFAULT_MAX_TTL;
 
         private Duration statementTimeout = DEFAULT_STATEMENT_TIMEOUT;
 
         private boolean durableRelease;
+
         private boolean notifyWaiters = true;
 
         private Builder(DataSource dataSource) {
@@ -572,13 +381,14 @@ public final class JdbcLockRepository implements LockRepository {
         }
 
         /**
-         * Sets the longest lease accepted; default one day. Longer TTLs are rejected as a likely unit mistake.
+         * Sets the longest lease accepted; default one day ({@link LockArguments#DEFAULT_MAX_TTL}). Longer TTLs are
+         * rejected as a likely unit mistake.
          *
          * @param maxTtl the cap
          * @return this builder
          */
         public Builder maxTtl(Duration maxTtl) {
-            this.maxTtl = LockArguments.requireDuration("maxTtl", maxTtl, LockArguments.MIN_TTL, MAX_DURATION);
+            this.maxTtl = LockArguments.withMaxTtl(maxTtl).maxTtl();
             return this;
         }
 

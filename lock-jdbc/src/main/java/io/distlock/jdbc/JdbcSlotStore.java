@@ -1,6 +1,5 @@
 package io.distlock.jdbc;
 
-import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
@@ -15,6 +14,7 @@ import io.distlock.core.SlotClaim;
 import io.distlock.core.SlotRequest;
 import io.distlock.core.SlotRun;
 import io.distlock.core.SlotRunOutcome;
+import io.distlock.core.SlotStore;
 import io.distlock.core.TimeSource;
 import io.distlock.jdbc.dialect.LockDialect;
 import org.jspecify.annotations.Nullable;
@@ -28,8 +28,11 @@ import org.springframework.jdbc.BadSqlGrammarException;
  * clock, decides, and writes with a compare-and-set on what it read, whose {@code WHERE} also requires the caller's
  * live lease: a stale or foreign owner, or a claim that raced another, changes nothing. The claim and its history
  * entries are one transaction. Every statement carries the repository's time bound.
+ *
+ * <p>Whether the table has the slot columns at all — a table made by distlock 0.1 has not — is decided once, by the
+ * first clean-up that asks ({@link #hasSlotColumns()}), or known once a check or a claim succeeded.
  */
-final class JdbcSlotStore {
+final class JdbcSlotStore implements SlotStore {
 
     private static final String CLAIM = "claim slot";
 
@@ -69,6 +72,9 @@ final class JdbcSlotStore {
 
     private final String upgradeHint;
 
+    /** Whether the table has the slot columns: {@code null} until known. */
+    private volatile @Nullable Boolean slotColumns;
+
     JdbcSlotStore(StatementExecutor executor, LockDialect dialect, LockTableName table, TimeSource timeSource) {
         this.executor = executor;
         this.dialect = dialect;
@@ -103,12 +109,13 @@ final class JdbcSlotStore {
                 .formatted(table), timeSource);
         this.verifyTable = compile("SELECT %s FROM %s WHERE 1 = 0".formatted(columns, slots), timeSource);
         this.upgradeHint = "The lock table '" + table + "' or its slot table '" + slots + "' lacks the slot columns: "
-                + "run the script " + upgradeLocation(dialect) + " from the lock-core jar"
+                + "run the script " + upgradeLocation(dialect) + ", then " + dialect.schemaLocation() + ", from the "
+                + "lock-jdbc jar (both safe to run again; LockSchema.upgradeSlotsScript gives the two in one)"
                 + (table.equals(LockTableName.DEFAULT) ? "" : " (renaming distributed_locks to " + table + ")");
     }
 
     /**
-     * The script that adds the slot columns and table to a lock table made by an earlier version.
+     * The script that adds the slot columns to a lock table made by an earlier version.
      *
      * @param dialect the database
      * @return its class path location
@@ -117,11 +124,11 @@ final class JdbcSlotStore {
         return dialect.schemaLocation().replace("schema-", "upgrade-slots-");
     }
 
-    SlotClaim claim(String job, String owner, Instant slot, boolean rerunUnfinished) {
-        LockArguments.requireResource(job);
-        LockArguments.requireOwner(owner);
+    @Override
+    public SlotClaim claimSlot(String job, String owner, Instant slot, boolean rerunUnfinished) {
+        LockArguments.slotClaim(job, owner, slot);
         long slotMillis = slot.toEpochMilli();
-        return run(CLAIM, claim, connection -> StatementExecutor.inTransaction(connection, () -> {
+        SlotClaim decided = run(CLAIM, claim, connection -> OwnConnection.inTransaction(connection, () -> {
             Optional<SlotState> found = executor.queryOne(connection, state, this::readState, job, owner);
             if (found.isEmpty()) {
                 return SlotClaim.refused(SlotClaim.Status.NOT_HELD, null);
@@ -161,17 +168,44 @@ final class JdbcSlotStore {
             return new SlotClaim(SlotClaim.Status.CLAIMED, run, previous, previousUnfinished,
                     current.slotToken() == null ? 0 : current.slotToken(), storeTime);
         }));
+        slotColumns = true;
+        return decided;
     }
 
-    void verify() {
+    @Override
+    public void verifySlots() {
         run("verify slots", verifyColumns, connection -> {
             executor.queryAll(connection, verifyColumns, rs -> rs.getLong(1));
             return executor.queryAll(connection, verifyTable, rs -> rs.getLong(1));
         });
+        slotColumns = true;
     }
 
-    void finish(String job, Instant slot, long token, SlotRunOutcome outcome) {
-        LockArguments.requireResource(job);
+    /**
+     * Whether the lock table has the slot columns, asked once (a query that reads no row) and remembered.
+     *
+     * @return {@code false} for a table made by distlock 0.1, which lacks them
+     * @throws org.springframework.dao.DataAccessException when the database does not answer; asked again next time
+     */
+    boolean hasSlotColumns() {
+        Boolean known = slotColumns;
+        if (known == null) {
+            try {
+                executor.runAlone("check slot columns", verifyColumns,
+                        connection -> executor.queryAll(connection, verifyColumns, rs -> rs.getLong(1)));
+                known = true;
+            }
+            catch (BadSqlGrammarException noSlotColumns) {
+                known = false;
+            }
+            slotColumns = known;
+        }
+        return known;
+    }
+
+    @Override
+    public void finishSlot(String job, Instant slot, long token, SlotRunOutcome outcome) {
+        LockArguments.slotFinish(job, slot, outcome);
         long slotMillis = slot.toEpochMilli();
         run(FINISH, finishRow, connection -> {
             executor.update(connection, finishRow, job, slotMillis, token);
@@ -179,9 +213,10 @@ final class JdbcSlotStore {
         });
     }
 
-    List<SlotRun> recent(@Nullable String job, int limit) {
+    @Override
+    public List<SlotRun> recentSlotRuns(@Nullable String job, int limit) {
+        LockArguments.slotRuns(job, limit);
         if (job != null) {
-            LockArguments.requireResource(job);
             return run("read slots", recentOfJob, c -> executor.queryAll(c, recentOfJob, this::readRun, job, limit));
         }
         List<SlotRun> all = run("read slots", recentOfAll, c -> executor.queryAll(c, recentOfAll, this::readRun));

@@ -48,15 +48,17 @@ public final class LockSchema {
     }
 
     /**
-     * Returns the script that adds the scheduled-slot columns and table to a lock table made by distlock 0.1, naming
-     * the given table; it can run again safely.
+     * Returns the script that brings a lock table up to date, naming the given table: the schema script, which creates
+     * what is missing (the slot table of a lock table made by distlock 0.1 among them), followed by the one that adds
+     * the scheduled-slot columns to a lock table made by distlock 0.1. It can run again safely, on a table of any
+     * version or on none.
      *
      * @param dialect the database's dialect
      * @param table the lock table's name
      * @return the script's text: {@code ;}-separated statements
      */
     public static String upgradeSlotsScript(LockDialect dialect, LockTableName table) {
-        return rename(read(JdbcSlotStore.upgradeLocation(dialect)), table);
+        return script(dialect, table) + ";\n" + rename(read(JdbcSlotStore.upgradeLocation(dialect)), table);
     }
 
     /**
@@ -104,7 +106,7 @@ public final class LockSchema {
         if (!problems.isEmpty()) {
             throw new LockTableMissingException("Lock table '" + table + "' in " + dialect.name() + " has columns "
                     + "whose types break the lock's guarantees: " + String.join("; ", problems) + ". Recreate the "
-                    + "table with the script " + dialect.schemaLocation() + " from the lock-core jar"
+                    + "table with the script " + dialect.schemaLocation() + " from the lock-jdbc jar"
                     + (table.equals(LockTableName.DEFAULT) ? "" : " (renaming distributed_locks to " + table + ")")
                     + ", or alter these columns to the expected types", null);
         }
@@ -113,7 +115,7 @@ public final class LockSchema {
     private static String missingTableMessage(LockDialect dialect, LockTableName table, String failure) {
         return "Lock table '" + table + "' (columns " + LockDialect.COLUMNS + ") or its token sequence '"
                 + table.sequence() + "' is missing in " + dialect.name() + ": " + failure.strip()
-                + ". Create them with the script " + dialect.schemaLocation() + " from the lock-core jar"
+                + ". Create them with the script " + dialect.schemaLocation() + " from the lock-jdbc jar"
                 + (table.equals(LockTableName.DEFAULT) ? "" : " (renaming distributed_locks to " + table + ")")
                 + ", or let the Spring Boot starter do it with distributed-lock.jdbc.initialize-schema=always";
     }

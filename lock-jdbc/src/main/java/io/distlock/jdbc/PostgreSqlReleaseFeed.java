@@ -131,7 +131,7 @@ final class PostgreSqlReleaseFeed implements ReleaseFeed {
         long backoffNanos = MIN_RECONNECT.toNanos();
         boolean outage = false;
         while (keepRunning()) {
-            try (StatementExecutor.OwnConnection own = executor.open()) {
+            try (OwnConnection own = executor.open()) {
                 Connection connection = own.connection();
                 if (!connection.isWrapperFor(PGConnection.class)) {
                     logger.warn("Cannot listen for lock releases on channel {} of {}: the data source's connections "

@@ -31,7 +31,7 @@ final class RenewalConnection {
     private volatile boolean reserving;
 
     /** Written under {@link #lock}; read without it as a hint. */
-    private volatile StatementExecutor.@Nullable OwnConnection reserved;
+    private volatile @Nullable OwnConnection reserved;
 
     RenewalConnection(StatementExecutor executor) {
         this.executor = executor;
@@ -116,7 +116,7 @@ final class RenewalConnection {
     }
 
     private void discard() {
-        StatementExecutor.OwnConnection held = reserved;
+        OwnConnection held = reserved;
         reserved = null;
         if (held != null) {
             try {

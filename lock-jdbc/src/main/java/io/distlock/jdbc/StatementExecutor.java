@@ -1,13 +1,9 @@
 package io.distlock.jdbc;
 
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.SQLTimeoutException;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.BiFunction;
@@ -20,28 +16,23 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import org.springframework.dao.DataAccessException;
-import org.springframework.dao.DuplicateKeyException;
 import org.springframework.dao.PessimisticLockingFailureException;
 import org.springframework.dao.QueryTimeoutException;
-import org.springframework.jdbc.CannotGetJdbcConnectionException;
-import org.springframework.jdbc.UncategorizedSQLException;
 import org.springframework.jdbc.datasource.DataSourceUtils;
-import org.springframework.jdbc.support.SQLErrorCodeSQLExceptionTranslator;
-import org.springframework.jdbc.support.SQLExceptionTranslator;
 
 /**
  * Runs the statements of one table on a data source: either on a connection of their own in autocommit, outside any
- * transaction of the caller, or on the connection of the caller's current transaction. It binds arguments (and the
- * application's time, for {@link TimedStatement}s that take it), reads rows, translates {@link SQLException}s into
- * Spring's {@link DataAccessException}s, and retries deadlocks and serialization failures, which roll back the whole
- * statement.
+ * transaction of the caller ({@link OwnConnection}), or on the connection of the caller's current transaction. It
+ * retries deadlocks and serialization failures, which roll back the whole statement; statements themselves run in
+ * {@link BoundStatements}, and their failures become Spring's {@link DataAccessException}s in
+ * {@link StatementFailures}.
  *
- * <p>With a statement timeout, the wait for a connection of its own is bounded by it ({@link OwnConnections#take}),
- * and so is every statement on it, as the dialect says:
- * cancelled through JDBC once the timeout passed ({@link StatementCanceller}), a bound in the statement's text
- * (compiled in by {@link LockStatements}), or the session's lock timeout. A statement that runs out of time, including one waiting for a row lock held by another session, is
- * rolled back by the database and surfaces as a {@link QueryTimeoutException}, whatever the database's error code;
- * it is not retried.
+ * <p>With a statement timeout, the wait for a connection of its own is bounded by it ({@link OwnConnections#take}), and
+ * so is every statement on it, as the dialect says: cancelled through JDBC once the timeout passed ({@link
+ * StatementCanceller}), a bound in the statement's text (compiled in by {@link LockStatements}), or the session's lock
+ * timeout. A statement that runs out of time, including one waiting for a row lock held by another session, is rolled
+ * back by the database and surfaces as a {@link QueryTimeoutException}, whatever the database's error code; it is not
+ * retried.
  */
 final class StatementExecutor {
 
@@ -57,19 +48,16 @@ final class StatementExecutor {
 
     private final String table;
 
-    private final Clock clock;
-
     private final LockDialect dialect;
 
     /** The bound of every statement on a connection of its own, or {@code null} for none. */
     private final @Nullable Duration timeout;
 
-    /** How long those statements run before they are cancelled, or 0 when the dialect bounds them otherwise. */
-    private final long cancelAfterNanos;
-
     private final SessionSettings sessions;
 
-    private final SQLExceptionTranslator translator;
+    private final BoundStatements statements;
+
+    private final StatementFailures failures;
 
     /**
      * Creates an executor.
@@ -85,12 +73,12 @@ final class StatementExecutor {
         this.dataSource = dataSource;
         this.own = new OwnConnections(dataSource);
         this.table = table.toString();
-        this.clock = clock;
         this.dialect = dialect;
         this.timeout = timeout;
-        this.cancelAfterNanos = timeout != null && dialect.boundsByCancelling() ? timeout.toNanos() : 0;
         this.sessions = new SessionSettings(dialect, timeout != null ? timeout.toMillis() : 0);
-        this.translator = new SQLErrorCodeSQLExceptionTranslator(own.source());
+        this.statements = new BoundStatements(clock,
+                timeout != null && dialect.boundsByCancelling() ? timeout.toNanos() : 0);
+        this.failures = new StatementFailures(own.source(), this.table, dialect, timeout);
     }
 
     /**
@@ -179,45 +167,6 @@ final class StatementExecutor {
     }
 
     /**
-     * Runs work as one transaction on a connection of its own: commits what it did when it returns, rolls all of it
-     * back when it throws, and gives the connection back in autocommit.
-     *
-     * @param connection a connection of its own, in autocommit
-     * @param work the work, on that connection
-     * @return what the work returned
-     * @throws SQLException when the work, the commit or the rollback fails
-     */
-    static <T> T inTransaction(Connection connection, TransactionWork<T> work) throws SQLException {
-        connection.setAutoCommit(false);
-        try {
-            T result;
-            try {
-                result = work.run();
-                connection.commit();
-            }
-            catch (Throwable ex) {
-                try {
-                    connection.rollback();
-                }
-                catch (SQLException rollback) {
-                    ex.addSuppressed(rollback);
-                }
-                throw ex;
-            }
-            return result;
-        }
-        finally {
-            try {
-                connection.setAutoCommit(true);
-            }
-            catch (SQLException ex) {
-                // A broken connection: the pool discards it; what the work raised is what the caller needs.
-                logger.debug("Could not set autocommit back on a lock connection", ex);
-            }
-        }
-    }
-
-    /**
      * Runs work once more when it failed on a duplicate key: two first inserts of one key raced, and the second run
      * sees the other row.
      *
@@ -242,7 +191,7 @@ final class StatementExecutor {
     }
 
     boolean isDuplicateKey(String task, TimedStatement timed, SQLException ex) {
-        return translate(task, timed.sql(), ex) instanceof DuplicateKeyException;
+        return failures.isDuplicateKey(task, timed.sql(), ex);
     }
 
     /**
@@ -257,9 +206,8 @@ final class StatementExecutor {
             BiFunction<SQLException, DataAccessException, RuntimeException> failure) {
         try (OwnConnection own = open()) {
             for (String sql : queries) {
-                try (PreparedStatement statement = prepare(own.connection(), bound(sql));
-                        ResultSet rs = executeQuery(statement)) {
-                    rs.next();
+                try {
+                    statements.probe(own.connection(), bound(sql));
                 }
                 catch (SQLException ex) {
                     throw failure.apply(ex, translate(task, sql, ex));
@@ -272,114 +220,21 @@ final class StatementExecutor {
     }
 
     int update(Connection connection, TimedStatement timed, Object... args) throws SQLException {
-        try (PreparedStatement statement = prepare(connection, timed, args)) {
-            watch(statement);
-            try {
-                return statement.executeUpdate();
-            }
-            finally {
-                unwatch(statement);
-            }
-        }
+        return statements.update(connection, timed, args);
     }
 
-    <T> Optional<T> queryOne(Connection connection, TimedStatement timed, RowReader<T> reader, Object... args)
-            throws SQLException {
-        try (PreparedStatement statement = prepare(connection, timed, args); ResultSet rs = executeQuery(statement)) {
-            return rs.next() ? Optional.of(reader.read(rs)) : Optional.empty();
-        }
+    <T> Optional<T> queryOne(Connection connection, TimedStatement timed, BoundStatements.RowReader<T> reader,
+            Object... args) throws SQLException {
+        return statements.queryOne(connection, timed, reader, args);
     }
 
-    <T> List<T> queryAll(Connection connection, TimedStatement timed, RowReader<T> reader, Object... args)
-            throws SQLException {
-        try (PreparedStatement statement = prepare(connection, timed, args); ResultSet rs = executeQuery(statement)) {
-            List<T> rows = new ArrayList<>();
-            while (rs.next()) {
-                rows.add(reader.read(rs));
-            }
-            return rows;
-        }
-    }
-
-    private PreparedStatement prepare(Connection connection, TimedStatement timed, Object... args)
-            throws SQLException {
-        PreparedStatement statement = prepare(connection, timed.sql());
-        try {
-            timed.bind(statement, clock, args);
-            return statement;
-        }
-        catch (SQLException | RuntimeException ex) {
-            statement.close();
-            throw ex;
-        }
-    }
-
-    private static PreparedStatement prepare(Connection connection, String sql) throws SQLException {
-        return connection.prepareStatement(sql);
-    }
-
-    private ResultSet executeQuery(PreparedStatement statement) throws SQLException {
-        watch(statement);
-        try {
-            return statement.executeQuery();
-        }
-        finally {
-            unwatch(statement);
-        }
-    }
-
-    private void watch(PreparedStatement statement) {
-        if (cancelAfterNanos > 0) {
-            StatementCanceller.watch(statement, cancelAfterNanos);
-        }
-    }
-
-    private void unwatch(PreparedStatement statement) {
-        if (cancelAfterNanos > 0) {
-            StatementCanceller.unwatch(statement);
-        }
+    <T> List<T> queryAll(Connection connection, TimedStatement timed, BoundStatements.RowReader<T> reader,
+            Object... args) throws SQLException {
+        return statements.queryAll(connection, timed, reader, args);
     }
 
     DataAccessException translate(String task, @Nullable String sql, SQLException ex) {
-        if (ex instanceof ConnectionWaitTimeoutException) {
-            return new CannotGetJdbcConnectionException(task + " on " + table + ": " + ex.getMessage(), ex);
-        }
-        if (isTimeout(ex)) {
-            return new QueryTimeoutException(task + " on " + table + " ran out of time"
-                    + (timeout != null ? " (statement timeout " + timeout + ")" : "") + ": " + ex.getMessage(), ex);
-        }
-        // The statement's text stays out of the message, which logs and exceptions repeat on every failure of an
-        // outage; it is logged at DEBUG.
-        if (sql != null) {
-            logger.debug("{} on {} failed: {}; SQL [{}]", task, table, ex.getMessage(), sql);
-        }
-        DataAccessException translated = translator.translate(task + " on " + table, null, ex);
-        return translated != null ? translated : new UncategorizedSQLException(task + " on " + table, null, ex);
-    }
-
-    /**
-     * Whether a statement failed because it ran out of time, which the database rolls back: a JDBC timeout, a
-     * cancelled statement (PostgreSQL and H2 57014), a lock that was not available in time (PostgreSQL 55P03, H2
-     * 50200, MariaDB 1205), or a statement interrupted at its {@code max_statement_time} (MariaDB 1969, 70100).
-     */
-    static boolean isTimeout(SQLException ex) {
-        for (Throwable cause = ex; cause != null; cause = cause.getCause()) {
-            if (cause instanceof SQLTimeoutException) {
-                return true;
-            }
-            if (cause instanceof SQLException sql) {
-                String state = sql.getSQLState();
-                int code = sql.getErrorCode();
-                if ("57014".equals(state) || "55P03".equals(state) || "70100".equals(state) || code == 1205
-                        || code == 1969 || code == 50200) {
-                    return true;
-                }
-            }
-            if (cause.getCause() == cause) {
-                break;
-            }
-        }
-        return false;
+        return failures.translate(task, sql, ex);
     }
 
     /**
@@ -417,51 +272,5 @@ final class StatementExecutor {
     interface SqlWork<T> {
 
         T run(Connection connection) throws SQLException;
-    }
-
-    /** Work in a transaction on a connection the caller holds. */
-    @FunctionalInterface
-    interface TransactionWork<T> {
-
-        T run() throws SQLException;
-    }
-
-    /** Reads the current row of a result set. */
-    @FunctionalInterface
-    interface RowReader<T> {
-
-        T read(ResultSet rs) throws SQLException;
-    }
-
-    /**
-     * A pooled connection of its own, in autocommit, given back with the session settings it came in.
-     *
-     * @param connection the connection
-     * @param sessions what prepared its session
-     * @param changes what to set back
-     */
-    record OwnConnection(Connection connection, SessionSettings sessions, SessionSettings.Changes changes)
-            implements AutoCloseable {
-
-        static OwnConnection open(OwnConnections own, SessionSettings sessions, long waitNanos) throws SQLException {
-            Connection connection = own.take(waitNanos);
-            try {
-                return new OwnConnection(connection, sessions, sessions.prepare(connection));
-            }
-            catch (SQLException | RuntimeException ex) {
-                connection.close();
-                throw ex;
-            }
-        }
-
-        @Override
-        public void close() throws SQLException {
-            try {
-                sessions.restore(connection, changes);
-            }
-            finally {
-                connection.close();
-            }
-        }
     }
 }

@@ -502,7 +502,7 @@ class LockManagerTests {
     }
 
     /** Delegates to a repository, holding every batch renewal up until the test lets it go (at most 5 s). */
-    private static final class HeldUpRounds extends DelegatingLockRepository {
+    private static final class HeldUpRounds extends DelegatingLockRepository implements BatchRenewal {
 
         final CountDownLatch released = new CountDownLatch(1);
 
@@ -518,7 +518,7 @@ class LockManagerTests {
             catch (InterruptedException ex) {
                 Thread.currentThread().interrupt();
             }
-            return delegate().renewAll(leases, ttl);
+            return delegate().capability(BatchRenewal.class).orElseThrow().renewAll(leases, ttl);
         }
     }
 
@@ -588,7 +588,7 @@ class LockManagerTests {
     }
 
     /** Delegates to a repository, holding the answer of one watchdog round back after the database ran it. */
-    private static final class PausingRepository extends DelegatingLockRepository {
+    private static final class PausingRepository extends DelegatingLockRepository implements BatchRenewal {
 
         final AtomicBoolean pauseNextRound = new AtomicBoolean();
 
@@ -602,7 +602,8 @@ class LockManagerTests {
 
         @Override
         public java.util.Map<LeaseKey, LockRecord> renewAll(java.util.Collection<LeaseKey> leases, Duration ttl) {
-            java.util.Map<LeaseKey, LockRecord> renewed = delegate().renewAll(leases, ttl);
+            java.util.Map<LeaseKey, LockRecord> renewed = delegate().capability(BatchRenewal.class).orElseThrow()
+                    .renewAll(leases, ttl);
             if (pauseNextRound.compareAndSet(true, false)) {
                 roundExecuted.countDown();
                 try {

@@ -71,7 +71,8 @@ abstract class SlotContractTests extends SlotStoreContract {
                     .tableName(old.value()).dialect(database().dialect()).build();
             LockManager replica = LockManager.builder(oldRepository).build();
             assertThatIllegalStateException().isThrownBy(() -> run(replica, SlotRequest.of(job(), T0, TTL)))
-                    .withMessageContaining("upgrade-slots-");
+                    .withMessageContaining("upgrade-slots-")
+                    .withMessageContaining(", then io/distlock/jdbc/dialect/schema-");
             database().executeScript(io.distlock.jdbc.LockSchema.upgradeSlotsScript(database().dialect(), old));
             assertThat(run(replica, SlotRequest.of(job(), T0, TTL)).status()).isEqualTo(SlotOutcome.Status.RAN);
             replica.close();

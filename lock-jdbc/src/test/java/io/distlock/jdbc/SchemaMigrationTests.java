@@ -8,6 +8,7 @@ import java.util.List;
 
 import io.distlock.core.LockRecord;
 import io.distlock.core.LockResult;
+import io.distlock.testsupport.CountingDataSource;
 import io.distlock.testsupport.TestDatabase;
 import org.flywaydb.core.api.output.MigrateResult;
 import org.junit.jupiter.api.AfterEach;
@@ -71,6 +72,28 @@ class SchemaMigrationTests {
 
         repository.verifySchema();
         repository.verifySlots();
+    }
+
+    @ParameterizedTest
+    @EnumSource(TestDatabase.class)
+    void theCleanUpOfATableMadeWithoutSlotColumnsAsksOnceAndThenRunsWithoutErrors(TestDatabase database) {
+        LockTableName table = fresh(database);
+        database.executeScript(LockSchema.script(database.dialect(), table));
+        database.execute("DROP TABLE " + table + "_slots");
+        for (String column : List.of("slot_at", "slot_token", "slot_state", "slot_runs")) {
+            database.execute("ALTER TABLE " + table + " DROP COLUMN " + column);
+        }
+        CountingDataSource counting = new CountingDataSource(database.dataSource());
+        JdbcLockRepository repository = JdbcLockRepository.builder(counting).tableName(table.value())
+                .dialect(database.dialect()).build();
+        repository.acquire("held", "owner-1", Duration.ofMinutes(1)).orElseThrow();
+        assertThat(repository.deleteExpired(JdbcLockRepository.MIN_RETENTION)).isZero();
+        counting.reset();
+        for (int run = 0; run < 3; run++) {
+            assertThat(repository.deleteExpired(JdbcLockRepository.MIN_RETENTION)).isZero();
+        }
+        assertThat(counting.errors()).as("no statement the database refused: the schema is known").isZero();
+        assertThat(counting.statements()).as("each run deleted").isGreaterThanOrEqualTo(3);
     }
 
     @ParameterizedTest

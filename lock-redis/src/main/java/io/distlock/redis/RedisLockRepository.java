@@ -1,6 +1,5 @@
 package io.distlock.redis;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -12,33 +11,32 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
 import java.util.function.Function;
 
+import io.distlock.core.BatchRenewal;
+import io.distlock.core.ForcedRelease;
 import io.distlock.core.LeaseKey;
 import io.distlock.core.LockArguments;
 import io.distlock.core.LockRecord;
 import io.distlock.core.LockRepository;
 import io.distlock.core.LockResult;
 import io.distlock.core.RenewResult;
+import io.distlock.core.SchemaVerification;
 import io.distlock.core.SlotClaim;
-import io.distlock.core.SlotRequest;
 import io.distlock.core.SlotRun;
 import io.distlock.core.SlotRunOutcome;
+import io.distlock.core.SlotStore;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.dao.DataAccessException;
-import org.springframework.data.redis.RedisSystemException;
-import org.springframework.data.redis.connection.ClusterSlotHashUtil;
-import org.springframework.data.redis.connection.RedisClusterConnection;
-import org.springframework.data.redis.connection.RedisClusterNode;
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
-import org.springframework.data.redis.core.Cursor;
 import org.springframework.data.redis.core.RedisCallback;
-import org.springframework.data.redis.core.ScanOptions;
-import org.springframework.data.redis.core.StringRedisTemplate;
-import org.springframework.data.redis.core.script.RedisScript;
+
+import static io.distlock.redis.RedisReplies.expectSize;
+import static io.distlock.redis.RedisReplies.number;
+import static io.distlock.redis.RedisReplies.record;
+import static io.distlock.redis.RedisReplies.text;
 
 /**
  * The lock store on Redis (7.0 or later), through a Spring Data Redis {@link RedisConnectionFactory}. Every decision
@@ -73,41 +71,40 @@ import org.springframework.data.redis.core.script.RedisScript;
  * <p><b>Faults</b>: when Redis does not answer, a call throws a {@link DataAccessException} and never returns a lease;
  * a lock that the server took before the connection broke expires by its TTL. Arguments are checked with
  * {@link LockArguments} before any command is sent.
+ *
+ * <p>One concept, hence its length: the Redis store as its users see it — each operation with its documented
+ * behaviour, and the builder. The work is done by the classes it wires: {@link RedisCalls} (scripts, {@code SCAN}
+ * and batching), {@link RedisReplies} (reading the answers) and {@link RedisSlotStore} (its {@link SlotStore}).
  */
-public final class RedisLockRepository implements LockRepository {
+public final class RedisLockRepository implements LockRepository, BatchRenewal, ForcedRelease, SlotStore,
+        SchemaVerification {
 
     /** Most leases renewed, or locks read, by one script. */
     public static final int MAX_BATCH = 500;
 
     /** Shortest retention {@link #deleteExpired} accepts, as for the JDBC store. */
-    public static final Duration MIN_RETENTION = Duration.ofMinutes(1);
+    public static final Duration MIN_RETENTION = LockArguments.MIN_RETENTION;
 
     /** SCAN pages of {@code COUNT 1000} that {@link #verifySchema()} looks at, at most. */
     static final int VERIFY_SCAN_PAGES = 10;
-
-    private static final int SCAN_COUNT = 1000;
-
-    private static final Duration MAX_DURATION = Duration.ofDays(3650);
 
     private static final long APPLIED = 1;
 
     private static final long FORBIDDEN = -1;
 
-    private final RedisConnectionFactory connectionFactory;
-
-    private final StringRedisTemplate redis;
+    private final RedisCalls calls;
 
     private final RedisLockKeys keys;
 
-    private final Duration maxTtl;
+    private final LockArguments arguments;
 
-    private volatile @Nullable Boolean clustered;
+    private final RedisSlotStore slots;
 
     private RedisLockRepository(Builder builder) {
-        this.connectionFactory = builder.connectionFactory;
-        this.redis = new StringRedisTemplate(builder.connectionFactory);
         this.keys = builder.keys;
-        this.maxTtl = builder.maxTtl;
+        this.calls = new RedisCalls(builder.connectionFactory, keys);
+        this.arguments = LockArguments.withMaxTtl(builder.maxTtl);
+        this.slots = new RedisSlotStore(calls, keys);
     }
 
     /**
@@ -131,10 +128,8 @@ public final class RedisLockRepository implements LockRepository {
 
     @Override
     public Optional<LockRecord> acquire(String resource, String owner, Duration ttl) {
-        LockArguments.requireResource(resource);
-        LockArguments.requireOwner(owner);
-        long ttlMillis = LockArguments.requireTtl(ttl, maxTtl).toMillis();
-        List<Object> reply = run(LockScripts.ACQUIRE, List.of(keys.lockKey(resource), keys.tokenKey(resource)),
+        long ttlMillis = arguments.lease(resource, owner, ttl);
+        List<Object> reply = calls.run(LockScripts.ACQUIRE, List.of(keys.lockKey(resource), keys.tokenKey(resource)),
                 resource, owner, Long.toString(ttlMillis));
         if (number(reply, 0) != APPLIED) {
             return Optional.empty();
@@ -144,10 +139,9 @@ public final class RedisLockRepository implements LockRepository {
 
     @Override
     public RenewResult renew(String resource, String owner, Duration ttl) {
-        LockArguments.requireResource(resource);
-        LockArguments.requireOwner(owner);
-        long ttlMillis = LockArguments.requireTtl(ttl, maxTtl).toMillis();
-        List<Object> reply = run(LockScripts.RENEW, List.of(keys.lockKey(resource)), owner, Long.toString(ttlMillis));
+        long ttlMillis = arguments.lease(resource, owner, ttl);
+        List<Object> reply = calls.run(LockScripts.RENEW, List.of(keys.lockKey(resource)), owner,
+                Long.toString(ttlMillis));
         long status = number(reply, 0);
         if (status == APPLIED) {
             return RenewResult.renewed(record(resource, owner, reply, 1));
@@ -160,10 +154,10 @@ public final class RedisLockRepository implements LockRepository {
      */
     @Override
     public Map<LeaseKey, LockRecord> renewAll(Collection<LeaseKey> leases, Duration ttl) {
-        long ttlMillis = LockArguments.requireTtl(ttl, maxTtl).toMillis();
+        long ttlMillis = arguments.leases(leases, ttl);
         List<LeaseKey> distinct = new ArrayList<>(new LinkedHashSet<>(leases));
         Map<LeaseKey, LockRecord> renewed = new LinkedHashMap<>();
-        for (List<LeaseKey> batch : batches(distinct, lease -> keys.lockKey(lease.resource()))) {
+        for (List<LeaseKey> batch : calls.batches(distinct, lease -> keys.lockKey(lease.resource()))) {
             List<String> lockKeys = new ArrayList<>(batch.size());
             String[] args = new String[batch.size() + 1];
             args[0] = Long.toString(ttlMillis);
@@ -171,7 +165,7 @@ public final class RedisLockRepository implements LockRepository {
                 lockKeys.add(keys.lockKey(batch.get(i).resource()));
                 args[i + 1] = batch.get(i).owner();
             }
-            List<Object> reply = run(LockScripts.RENEW_ALL, lockKeys, args);
+            List<Object> reply = calls.run(LockScripts.RENEW_ALL, lockKeys, args);
             expectSize(reply, 1 + 2 * batch.size());
             Instant expiresAt = Instant.ofEpochMilli(number(reply, 0));
             for (int i = 0; i < batch.size(); i++) {
@@ -192,10 +186,8 @@ public final class RedisLockRepository implements LockRepository {
      */
     @Override
     public LockResult release(String resource, String owner, Duration minHold) {
-        LockArguments.requireResource(resource);
-        LockArguments.requireOwner(owner);
-        long minHoldMillis = LockArguments.requireDuration("minHold", minHold, Duration.ZERO, maxTtl).toMillis();
-        List<Object> reply = run(LockScripts.RELEASE, List.of(keys.lockKey(resource)), owner,
+        long minHoldMillis = arguments.release(resource, owner, minHold);
+        List<Object> reply = calls.run(LockScripts.RELEASE, List.of(keys.lockKey(resource)), owner,
                 Long.toString(minHoldMillis));
         long status = number(reply, 0);
         return status == APPLIED ? LockResult.APPLIED : refusal(status);
@@ -208,7 +200,8 @@ public final class RedisLockRepository implements LockRepository {
     @Override
     public LockResult forceRelease(String resource, long token) {
         LockArguments.requireResource(resource);
-        long status = number(run(LockScripts.FORCE_RELEASE, List.of(keys.lockKey(resource)), Long.toString(token)), 0);
+        long status = number(calls.run(LockScripts.FORCE_RELEASE, List.of(keys.lockKey(resource)),
+                Long.toString(token)), 0);
         return status == APPLIED ? LockResult.APPLIED : refusal(status);
     }
 
@@ -225,9 +218,10 @@ public final class RedisLockRepository implements LockRepository {
      */
     @Override
     public List<LockRecord> findAll() {
-        List<String> lockKeys = scanLockKeys();
+        List<String> lockKeys = calls.scan(keys.lockPattern());
+        lockKeys.removeIf(key -> !keys.isLockKey(key));
         List<LockRecord> records = new ArrayList<>();
-        for (List<String> batch : batches(lockKeys, Function.identity())) {
+        for (List<String> batch : calls.batches(lockKeys, Function.identity())) {
             records.addAll(read(batch));
         }
         records.sort(Comparator.comparing(LockRecord::resource));
@@ -235,38 +229,20 @@ public final class RedisLockRepository implements LockRepository {
     }
 
     /**
-     * Claims a scheduled slot in one script on the job's keys (one hash tag, so one slot of a Redis Cluster): the
-     * caller's live lock, the job's last claimed slot (a hash that never expires) and its runs (a list of the last
+     * {@inheritDoc}
+     *
+     * <p>In one script on the job's keys (one hash tag, so one slot of a Redis Cluster): the caller's live lock, the
+     * job's last claimed slot (a hash that never expires) and its runs (a list of the last
      * {@value SlotRun#KEPT_PER_JOB}), against the server's clock ({@code TIME}).
      */
     @Override
     public SlotClaim claimSlot(String job, String owner, Instant slot, boolean rerunUnfinished) {
-        LockArguments.requireResource(job);
-        LockArguments.requireOwner(owner);
-        List<Object> reply = run(LockScripts.CLAIM_SLOT, List.of(keys.lockKey(job), keys.slotKey(job),
-                keys.runsKey(job)), owner, Long.toString(slot.toEpochMilli()), rerunUnfinished ? "1" : "0",
-                Integer.toString(SlotRun.KEPT_PER_JOB), Long.toString(SlotRequest.EARLY_TOLERANCE.toMillis()));
-        long status = number(reply, 0);
-        if (status == 0) {
-            return SlotClaim.refused(SlotClaim.Status.NOT_HELD, null);
-        }
-        if (status < 0) {
-            expectSize(reply, 2);
-            return SlotClaim.refused(status == -2 ? SlotClaim.Status.TOO_EARLY : SlotClaim.Status.NOT_LATER,
-                    Instant.ofEpochMilli(number(reply, 1)));
-        }
-        expectSize(reply, 6);
-        long previous = number(reply, 2);
-        return new SlotClaim(SlotClaim.Status.CLAIMED, (int) number(reply, 1),
-                previous < 0 ? null : Instant.ofEpochMilli(previous), number(reply, 3) == 1, number(reply, 4),
-                Instant.ofEpochMilli(number(reply, 5)));
+        return slots.claimSlot(job, owner, slot, rerunUnfinished);
     }
 
     @Override
     public void finishSlot(String job, Instant slot, long token, SlotRunOutcome outcome) {
-        LockArguments.requireResource(job);
-        run(LockScripts.FINISH_SLOT, List.of(keys.slotKey(job), keys.runsKey(job)),
-                Long.toString(slot.toEpochMilli()), Long.toString(token), outcome.name());
+        slots.finishSlot(job, slot, token, outcome);
     }
 
     /**
@@ -275,49 +251,18 @@ public final class RedisLockRepository implements LockRepository {
      */
     @Override
     public List<SlotRun> recentSlotRuns(@Nullable String job, int limit) {
-        List<String> jobs = new ArrayList<>();
-        if (job != null) {
-            jobs.add(LockArguments.requireResource(job));
-        }
-        else {
-            for (String key : scanKeys(keys.runsPattern())) {
-                String found = keys.jobOfRunsKey(key);
-                if (found != null) {
-                    jobs.add(found);
-                }
-            }
-            jobs.sort(Comparator.naturalOrder());
-        }
-        List<SlotRun> runs = new ArrayList<>();
-        for (String each : jobs) {
-            List<String> entries;
-            try {
-                entries = redis.opsForList().range(keys.runsKey(each), 0, limit - 1L);
-            }
-            catch (DataAccessException ex) {
-                throw RedisFailures.ofScript(ex, keys);
-            }
-            for (String entry : entries == null ? List.<String>of() : entries) {
-                runs.add(slotRun(each, entry));
-            }
-        }
-        return runs;
+        return slots.recentSlotRuns(job, limit);
     }
 
     /** Slots are kept: nothing to check beyond {@link #verifySchema()}. */
     @Override
     public void verifySlots() {
+        slots.verifySlots();
     }
 
-    private static SlotRun slotRun(String job, String entry) {
-        String[] fields = entry.split("\\|", 7);
-        if (fields.length != 7) {
-            throw new RedisSystemException("Unexpected slot run entry of job '" + job + "': " + entry, null);
-        }
-        return new SlotRun(job, Instant.ofEpochMilli(Long.parseLong(fields[0])), Integer.parseInt(fields[1]),
-                fields[6], Long.parseLong(fields[2]), Instant.ofEpochMilli(Long.parseLong(fields[3])),
-                fields[4].isEmpty() ? null : Instant.ofEpochMilli(Long.parseLong(fields[4])),
-                SlotRunOutcome.valueOf(fields[5]));
+    @Override
+    public LockArguments arguments() {
+        return arguments;
     }
 
     /**
@@ -329,7 +274,7 @@ public final class RedisLockRepository implements LockRepository {
      */
     @Override
     public int deleteExpired(Duration retention) {
-        LockArguments.requireDuration("retention", retention, MIN_RETENTION, MAX_DURATION);
+        LockArguments.retention(retention);
         return 0;
     }
 
@@ -346,7 +291,8 @@ public final class RedisLockRepository implements LockRepository {
     public void verifySchema() {
         ping();
         try {
-            redis.execute(LockScripts.PROBE, List.of(), keys.layoutPattern(), Integer.toString(VERIFY_SCAN_PAGES));
+            calls.template().execute(LockScripts.PROBE, List.of(), keys.layoutPattern(),
+                    Integer.toString(VERIFY_SCAN_PAGES));
         }
         catch (DataAccessException ex) {
             throw RedisFailures.ofProbe(ex, keys);
@@ -362,7 +308,7 @@ public final class RedisLockRepository implements LockRepository {
     public Duration ping() {
         long start = System.nanoTime();
         try {
-            redis.execute((RedisCallback<String>) RedisConnection::ping);
+            calls.template().execute((RedisCallback<String>) RedisConnection::ping);
         }
         catch (DataAccessException ex) {
             throw RedisFailures.ofPing(ex);
@@ -371,7 +317,7 @@ public final class RedisLockRepository implements LockRepository {
     }
 
     private List<LockRecord> read(List<String> lockKeys) {
-        List<Object> reply = run(LockScripts.READ, lockKeys);
+        List<Object> reply = calls.run(LockScripts.READ, lockKeys);
         expectSize(reply, lockKeys.size());
         List<LockRecord> records = new ArrayList<>();
         for (Object entry : reply) {
@@ -385,127 +331,8 @@ public final class RedisLockRepository implements LockRepository {
         return records;
     }
 
-    private List<String> scanLockKeys() {
-        List<String> found = scanKeys(keys.lockPattern());
-        found.removeIf(key -> !keys.isLockKey(key));
-        return found;
-    }
-
-    private List<String> scanKeys(String pattern) {
-        ScanOptions options = ScanOptions.scanOptions().match(pattern).count(SCAN_COUNT).build();
-        Set<String> found = new LinkedHashSet<>();
-        try (RedisConnection connection = connectionFactory.getConnection()) {
-            if (connection instanceof RedisClusterConnection cluster) {
-                for (RedisClusterNode node : cluster.clusterGetNodes()) {
-                    if (node.isMaster()) {
-                        collect(cluster.scan(node, options), found);
-                    }
-                }
-            }
-            else {
-                collect(connection.keyCommands().scan(options), found);
-            }
-        }
-        return new ArrayList<>(found);
-    }
-
-    private static void collect(Cursor<byte[]> cursor, Set<String> found) {
-        try (cursor) {
-            cursor.forEachRemaining(key -> found.add(new String(key, StandardCharsets.UTF_8)));
-        }
-    }
-
-    /**
-     * Splits items into script calls of at most {@value #MAX_BATCH}; on Redis Cluster, each call's keys in one slot.
-     */
-    private <T> List<List<T>> batches(List<T> items, Function<T, String> key) {
-        List<List<T>> batches = new ArrayList<>();
-        if (items.isEmpty()) {
-            return batches;
-        }
-        Collection<List<T>> groups;
-        if (clustered()) {
-            Map<Integer, List<T>> bySlot = new LinkedHashMap<>();
-            for (T item : items) {
-                bySlot.computeIfAbsent(ClusterSlotHashUtil.calculateSlot(key.apply(item)), s -> new ArrayList<>())
-                        .add(item);
-            }
-            groups = bySlot.values();
-        }
-        else {
-            groups = List.of(items);
-        }
-        for (List<T> group : groups) {
-            for (int from = 0; from < group.size(); from += MAX_BATCH) {
-                batches.add(group.subList(from, Math.min(group.size(), from + MAX_BATCH)));
-            }
-        }
-        return batches;
-    }
-
-    private boolean clustered() {
-        Boolean known = clustered;
-        if (known == null) {
-            try (RedisConnection connection = connectionFactory.getConnection()) {
-                known = connection instanceof RedisClusterConnection;
-            }
-            clustered = known;
-        }
-        return known;
-    }
-
-    private <T> T run(RedisScript<T> script, List<String> scriptKeys, String... args) {
-        T reply;
-        try {
-            reply = redis.execute(script, scriptKeys, (Object[]) args);
-        }
-        catch (DataAccessException ex) {
-            throw RedisFailures.ofScript(ex, keys);
-        }
-        if (reply == null) {
-            throw new RedisSystemException("Redis answered a lock script with no reply", null);
-        }
-        return reply;
-    }
-
     private static LockResult refusal(long status) {
         return status == FORBIDDEN ? LockResult.FORBIDDEN : LockResult.NOT_FOUND;
-    }
-
-    private static LockRecord record(String resource, String owner, List<Object> values, int from) {
-        expectSize(values, from + 3);
-        return new LockRecord(resource, owner, number(values, from), Instant.ofEpochMilli(number(values, from + 1)),
-                Instant.ofEpochMilli(number(values, from + 2)));
-    }
-
-    private static void expectSize(List<?> reply, int size) {
-        if (reply.size() < size) {
-            throw new RedisSystemException("Unexpected reply to a lock script: " + reply, null);
-        }
-    }
-
-    private static long number(List<Object> reply, int index) {
-        Object value = reply.get(index);
-        try {
-            if (value instanceof Number n) {
-                return n.longValue();
-            }
-            if (value instanceof String s) {
-                return Long.parseLong(s);
-            }
-        }
-        catch (NumberFormatException ex) {
-            // reported below
-        }
-        throw new RedisSystemException("Unexpected value at " + index + " of a lock script's reply: " + reply, null);
-    }
-
-    private static String text(List<Object> reply, int index) {
-        Object value = reply.get(index);
-        if (value instanceof String s && !s.isEmpty()) {
-            return s;
-        }
-        throw new RedisSystemException("Unexpected value at " + index + " of a lock script's reply: " + reply, null);
     }
 
     /**
@@ -517,7 +344,7 @@ public final class RedisLockRepository implements LockRepository {
 
         private RedisLockKeys keys = new RedisLockKeys(RedisLockKeys.DEFAULT_PREFIX);
 
-        private Duration maxTtl = Duration.ofDays(1);
+        private Duration maxTtl = LockArguments.DEFAULT_MAX_TTL;
 
         private Builder(RedisConnectionFactory connectionFactory) {
             this.connectionFactory = Objects.requireNonNull(connectionFactory, "connectionFactory");
@@ -542,7 +369,7 @@ public final class RedisLockRepository implements LockRepository {
          * @return this builder
          */
         public Builder maxTtl(Duration maxTtl) {
-            this.maxTtl = LockArguments.requireDuration("maxTtl", maxTtl, LockArguments.MIN_TTL, MAX_DURATION);
+            this.maxTtl = LockArguments.withMaxTtl(maxTtl).maxTtl();
             return this;
         }
 

@@ -4,9 +4,9 @@
 -- KEYS[1] lock hash, KEYS[2] token counter; ARGV[1] resource, ARGV[2] owner, ARGV[3] TTL in ms.
 -- Returns {1, token, acquired_ms, expires_ms} when the caller holds the lock, {0} when another owner does.
 local lock, counter = KEYS[1], KEYS[2]
-local conflict = wrong_type(lock, 'hash') or wrong_type(counter, 'string')
-if conflict then
-  return redis.error_reply(conflict)
+local refused = wrong_types(KEYS, {'hash', 'string'})
+if refused then
+  return refused
 end
 local now = now_ms()
 local expires = now + tonumber(ARGV[3])

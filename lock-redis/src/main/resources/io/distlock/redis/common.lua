@@ -33,3 +33,32 @@ local function set_end(key, at)
   redis.call('PEXPIREAT', key, int(at))
 end
 
+-- The error reply when one of the keys exists with another type than the layout gives it, else nil: expected is one
+-- type for every key, or a list of types, key by key.
+local function wrong_types(keys, expected)
+  for i, key in ipairs(keys) do
+    local conflict = wrong_type(key, type(expected) == 'table' and expected[i] or expected)
+    if conflict then
+      return redis.error_reply(conflict)
+    end
+  end
+  return nil
+end
+
+-- The caller's live lock in a hash and the server's time, or nil, nil and the reply that refuses: an error when the
+-- key has another type, {0} when no live lock exists, {-1} when another owner holds it.
+local function owned_lock(key, owner)
+  local conflict = wrong_type(key, 'hash')
+  if conflict then
+    return nil, nil, redis.error_reply(conflict)
+  end
+  local now = now_ms()
+  local held = live_lock(key, now)
+  if not held then
+    return nil, nil, {0}
+  end
+  if held[1] ~= owner then
+    return nil, nil, {-1}
+  end
+  return held, now, nil
+end

@@ -3,9 +3,9 @@
 -- KEYS[1] lock hash; ARGV[1] token.
 -- Returns {1} when released, {0} when no live lock exists, {-1} when the live lock has another token.
 local lock = KEYS[1]
-local conflict = wrong_type(lock, 'hash')
-if conflict then
-  return redis.error_reply(conflict)
+local refused = wrong_types(KEYS, 'hash')
+if refused then
+  return refused
 end
 local held = live_lock(lock, now_ms())
 if not held then

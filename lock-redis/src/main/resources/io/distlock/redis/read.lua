@@ -1,11 +1,9 @@
 -- Reads the live locks of some lock hashes, as of one reading of the server's clock.
 -- KEYS lock hashes. Returns one entry per key, in order: {resource, owner, token, acquired_ms, expires_ms}, or an
 -- empty entry when the key holds no live lock.
-for _, key in ipairs(KEYS) do
-  local conflict = wrong_type(key, 'hash')
-  if conflict then
-    return redis.error_reply(conflict)
-  end
+local refused = wrong_types(KEYS, 'hash')
+if refused then
+  return refused
 end
 local now = now_ms()
 local reply = {}

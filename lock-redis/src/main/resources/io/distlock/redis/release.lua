@@ -3,17 +3,9 @@
 -- KEYS[1] lock hash; ARGV[1] owner, ARGV[2] minimum hold in ms.
 -- Returns {1} when released, {0} when no live lock exists, {-1} when another owner holds it.
 local lock = KEYS[1]
-local conflict = wrong_type(lock, 'hash')
-if conflict then
-  return redis.error_reply(conflict)
-end
-local now = now_ms()
-local held = live_lock(lock, now)
+local held, now, refusal = owned_lock(lock, ARGV[1])
 if not held then
-  return {0}
-end
-if held[1] ~= ARGV[1] then
-  return {-1}
+  return refusal
 end
 local keep = tonumber(held[3]) + tonumber(ARGV[2])
 if keep > now then

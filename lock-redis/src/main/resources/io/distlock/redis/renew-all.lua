@@ -2,11 +2,9 @@
 -- KEYS lock hashes; ARGV[1] TTL in ms, ARGV[i + 1] the owner of KEYS[i].
 -- Returns {expires_ms, token_1, acquired_ms_1, token_2, acquired_ms_2, ...}, with token 0 where the lease was not
 -- renewed (gone, expired or another owner's).
-for _, key in ipairs(KEYS) do
-  local conflict = wrong_type(key, 'hash')
-  if conflict then
-    return redis.error_reply(conflict)
-  end
+local refused = wrong_types(KEYS, 'hash')
+if refused then
+  return refused
 end
 local now = now_ms()
 local expires = now + tonumber(ARGV[1])

@@ -8,11 +8,9 @@
 -- ARGV[5], {-1, now ms} when the slot is not the caller's to run, else {1, run, previous slot ms or -1, 1 when the
 -- previous run never finished else 0, previous token or 0, now ms}. A claim made again by the lease that made it
 -- answers what the first one found, read from the runs list.
-for i, expected in ipairs({'hash', 'hash', 'list'}) do
-  local conflict = wrong_type(KEYS[i], expected)
-  if conflict then
-    return redis.error_reply(conflict)
-  end
+local refused = wrong_types(KEYS, {'hash', 'hash', 'list'})
+if refused then
+  return refused
 end
 local now = now_ms()
 local held = live_lock(KEYS[1], now)

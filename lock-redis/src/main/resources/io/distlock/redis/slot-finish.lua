@@ -1,11 +1,9 @@
 -- Records how the run of a claimed slot ended; only the run that claimed it (its token) changes anything.
 -- KEYS[1] slot hash, KEYS[2] runs list; ARGV[1] slot ms, ARGV[2] token, ARGV[3] outcome.
 -- Returns 1 when the slot was the caller's, else 0.
-for i, expected in ipairs({'hash', 'list'}) do
-  local conflict = wrong_type(KEYS[i], expected)
-  if conflict then
-    return redis.error_reply(conflict)
-  end
+local refused = wrong_types(KEYS, {'hash', 'list'})
+if refused then
+  return refused
 end
 local now = now_ms()
 local slot, token = tonumber(ARGV[1]), tonumber(ARGV[2])

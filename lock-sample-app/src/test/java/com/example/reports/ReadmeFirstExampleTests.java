@@ -10,6 +10,7 @@ import java.util.regex.Pattern;
 import io.distlock.core.LockManager;
 import io.distlock.core.LockRepository;
 import io.distlock.core.SlotRunOutcome;
+import io.distlock.core.SlotStore;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.api.Test;
 
@@ -60,7 +61,7 @@ class ReadmeFirstExampleTests {
     void theHourlyReportRunsOncePerSlotHoweverOftenItIsCalled() {
         report.run();
         report.run();
-        assertThat(repository.recentSlotRuns("hourly-report", 10)).singleElement()
+        assertThat(SlotStore.of(repository).recentSlotRuns("hourly-report", 10)).singleElement()
                 .satisfies(run -> assertThat(run.outcome()).isEqualTo(SlotRunOutcome.SUCCEEDED));
     }
 

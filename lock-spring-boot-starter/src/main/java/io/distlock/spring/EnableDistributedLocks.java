@@ -28,7 +28,7 @@ import org.springframework.context.annotation.Import;
  * <p>The context then gets the same aspects as with the starter's auto-configuration, each declaration checked when
  * the context is refreshed, and a {@link io.distlock.jdbc.JdbcLockRepository} and a
  * {@link io.distlock.core.LockManager} unless it defines its own. The lock table is not created: run the script for
- * the database from the lock-core jar ({@code io/distlock/jdbc/dialect/schema-*.sql}); a missing table fails the
+ * the database from the lock-jdbc jar ({@code io/distlock/jdbc/dialect/schema-*.sql}); a missing table fails the
  * refresh. Durations take ISO-8601 ({@code PT30S}) or a number with a unit ({@code 30s}); attributes may be
  * {@code ${…}} placeholders. A Spring Boot application needs no annotation: the auto-configuration does all this from
  * the {@code distributed-lock.*} properties; with both, the context still has one set of beans.

@@ -102,7 +102,14 @@ class EnableDistributedLocksTests {
                     + "as milliseconds; use ISO-8601 such as PT30S, or a number with a unit such as 30s or 500ms (ns, "
                     + "us, ms, s, m, h, d)");
         assertThat(refreshFailure(TtlAboveMax.class)).isInstanceOf(InvalidLockDeclarationException.class)
-            .hasMessage("@EnableDistributedLocks attribute 'defaultTtl' must be at most PT1H, got PT2H");
+            .hasMessage("@EnableDistributedLocks attribute 'defaultTtl' = 'PT2H' must be at most PT1H (maxTtl)");
+    }
+
+    @Test
+    void anUnresolvablePlaceholderFailsTheRefreshAsADeclarationProblem() {
+        assertThat(refreshFailure(UnresolvableAttributes.class)).isInstanceOf(InvalidLockDeclarationException.class)
+            .hasMessageStartingWith("@EnableDistributedLocks attribute 'maxHold' = '${no.such.hold}' has a placeholder "
+                    + "that cannot be resolved");
     }
 
     @Test
@@ -191,6 +198,16 @@ class EnableDistributedLocksTests {
     @Configuration(proxyBeanMethods = false)
     @EnableDistributedLocks(defaultTtl = "30")
     static class UnitlessAttributes {
+
+        @Bean
+        DataSource dataSource() {
+            return lockDatabase();
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @EnableDistributedLocks(maxHold = "${no.such.hold}")
+    static class UnresolvableAttributes {
 
         @Bean
         DataSource dataSource() {

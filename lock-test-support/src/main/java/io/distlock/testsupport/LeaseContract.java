@@ -19,6 +19,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
+import io.distlock.core.BatchRenewal;
+import io.distlock.core.ForcedRelease;
 import io.distlock.core.Lease;
 import io.distlock.core.LeaseKey;
 import io.distlock.core.LeaseWatchdog;
@@ -274,7 +276,7 @@ public abstract class LeaseContract {
                     lost.countDown();
                 })
                 .keepAlive(Duration.ofMinutes(1));
-        assertThat(repository.forceRelease(resource, lease.token())).isEqualTo(LockResult.APPLIED);
+        assertThat(ForcedRelease.of(repository).forceRelease(resource, lease.token())).isEqualTo(LockResult.APPLIED);
         Lease next = locks.tryAcquire(resource, Duration.ofMinutes(1)).orElseThrow();
         assertThat(next.token()).isGreaterThan(lease.token());
         long interval = Duration.ofSeconds(3).toMillis() / 3;
@@ -373,7 +375,8 @@ public abstract class LeaseContract {
         }
         finally {
             pool.shutdownNow();
-            repository.renewAll(leases.stream().map(l -> new LeaseKey(l.resource(), l.owner())).toList(),
+            repository.capability(BatchRenewal.class).orElseThrow().renewAll(
+                    leases.stream().map(l -> new LeaseKey(l.resource(), l.owner())).toList(),
                     Duration.ofMillis(1));
         }
     }

@@ -15,6 +15,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
+import io.distlock.core.BatchRenewal;
+import io.distlock.core.ForcedRelease;
 import io.distlock.core.LeaseKey;
 import io.distlock.core.LockRecord;
 import io.distlock.core.LockRepository;
@@ -88,6 +90,16 @@ public abstract class LockRepositoryContract {
      */
     protected LockRepository repository() {
         return repository;
+    }
+
+    /** The store's batch renewal, which every store under this contract has. */
+    private Map<LeaseKey, LockRecord> renewAll(List<LeaseKey> leases, Duration ttl) {
+        return repository.capability(BatchRenewal.class).orElseThrow().renewAll(leases, ttl);
+    }
+
+    /** The store's forced release, which every store under this contract has. */
+    private LockResult forceRelease(String resource, long token) {
+        return repository.capability(ForcedRelease.class).orElseThrow().forceRelease(resource, token);
     }
 
     /**
@@ -190,7 +202,7 @@ public abstract class LockRepositoryContract {
     void aForcedReleaseOfTheTokenSeenFreesTheLockWhoeverHoldsItAndTheNextOwnerGetsALargerToken() {
         String resource = resource();
         LockRecord held = repository.acquire(resource, owner(), LONG).orElseThrow();
-        assertThat(repository.forceRelease(resource, held.token())).isEqualTo(LockResult.APPLIED);
+        assertThat(forceRelease(resource, held.token())).isEqualTo(LockResult.APPLIED);
         assertThat(repository.find(resource)).isEmpty();
         assertThat(repository.findAll()).noneMatch(r -> r.resource().equals(resource));
         LockRecord next = repository.acquire(resource, owner(), LONG).orElseThrow();
@@ -202,9 +214,9 @@ public abstract class LockRepositoryContract {
         String resource = resource();
         String owner = owner();
         LockRecord held = repository.acquire(resource, owner, LONG).orElseThrow();
-        assertThat(repository.forceRelease(resource, held.token())).isEqualTo(LockResult.APPLIED);
+        assertThat(forceRelease(resource, held.token())).isEqualTo(LockResult.APPLIED);
         assertThat(repository.renew(resource, owner, LONG).status()).isEqualTo(LockResult.NOT_FOUND);
-        assertThat(repository.renewAll(List.of(new LeaseKey(resource, owner)), LONG)).isEmpty();
+        assertThat(renewAll(List.of(new LeaseKey(resource, owner)), LONG)).isEmpty();
         assertThat(repository.release(resource, owner)).isEqualTo(LockResult.NOT_FOUND);
         LockRecord again = repository.acquire(resource, owner, LONG).orElseThrow();
         assertThat(again.token()).as("a new acquisition, not a renewal of the ended one").isGreaterThan(held.token());
@@ -216,17 +228,17 @@ public abstract class LockRepositoryContract {
         LockRecord first = repository.acquire(resource, owner(), LONG).orElseThrow();
         assertThat(repository.release(resource, first.owner())).isEqualTo(LockResult.APPLIED);
         LockRecord second = repository.acquire(resource, owner(), LONG).orElseThrow();
-        assertThat(repository.forceRelease(resource, first.token())).isEqualTo(LockResult.FORBIDDEN);
+        assertThat(forceRelease(resource, first.token())).isEqualTo(LockResult.FORBIDDEN);
         assertThat(repository.find(resource)).contains(second);
     }
 
     @Test
     void aForcedReleaseWithoutALiveLockAnswersNotFound() {
         String resource = resource();
-        assertThat(repository.forceRelease(resource, 1)).isEqualTo(LockResult.NOT_FOUND);
+        assertThat(forceRelease(resource, 1)).isEqualTo(LockResult.NOT_FOUND);
         LockRecord expired = repository.acquire(resource, owner(), SHORT).orElseThrow();
         awaitExpiry(resource);
-        assertThat(repository.forceRelease(resource, expired.token())).isEqualTo(LockResult.NOT_FOUND);
+        assertThat(forceRelease(resource, expired.token())).isEqualTo(LockResult.NOT_FOUND);
     }
 
     @Test
@@ -236,7 +248,7 @@ public abstract class LockRepositoryContract {
         LockRecord held = repository.acquire(resource, owner, LONG).orElseThrow();
         assertThat(repository.release(resource, owner, LONG)).isEqualTo(LockResult.APPLIED);
         assertThat(repository.find(resource)).as("kept by its minimum hold").isPresent();
-        assertThat(repository.forceRelease(resource, held.token())).isEqualTo(LockResult.APPLIED);
+        assertThat(forceRelease(resource, held.token())).isEqualTo(LockResult.APPLIED);
         assertThat(repository.find(resource)).isEmpty();
     }
 
@@ -377,7 +389,7 @@ public abstract class LockRepositoryContract {
         repository.acquire(someoneElses, owner(), Duration.ofSeconds(10)).orElseThrow();
         repository.acquire(expired, owner, SHORT).orElseThrow();
         awaitExpiry(expired);
-        Map<LeaseKey, LockRecord> renewed = repository.renewAll(List.of(new LeaseKey(mine, owner),
+        Map<LeaseKey, LockRecord> renewed = renewAll(List.of(new LeaseKey(mine, owner),
                 new LeaseKey(alsoMine, owner), new LeaseKey(someoneElses, owner), new LeaseKey(expired, owner),
                 new LeaseKey(resource(), owner)), LONG);
         assertThat(renewed.keySet()).containsExactlyInAnyOrder(new LeaseKey(mine, owner), new LeaseKey(alsoMine, owner));
@@ -400,14 +412,14 @@ public abstract class LockRepositoryContract {
             repository.acquire(resource, owner, Duration.ofSeconds(10)).orElseThrow();
             keys.add(new LeaseKey(resource, owner));
         }
-        assertThat(repository.renewAll(keys, LONG)).containsOnlyKeys(keys);
+        assertThat(renewAll(keys, LONG)).containsOnlyKeys(keys);
         String first = resource();
         String second = resource();
         String firstOwner = owner();
         String secondOwner = owner();
         repository.acquire(first, firstOwner, Duration.ofSeconds(10)).orElseThrow();
         repository.acquire(second, secondOwner, Duration.ofSeconds(10)).orElseThrow();
-        assertThat(repository.renewAll(List.of(new LeaseKey(first, secondOwner), new LeaseKey(second, firstOwner)),
+        assertThat(renewAll(List.of(new LeaseKey(first, secondOwner), new LeaseKey(second, firstOwner)),
                 LONG)).as("crossed pairs renew nothing").isEmpty();
         assertThat(repository.find(first).orElseThrow().expiresAt()).isBefore(Instant.now().plusSeconds(20));
     }
@@ -415,7 +427,7 @@ public abstract class LockRepositoryContract {
     @Test
     void renewAllHandlesMoreLeasesThanOneBatch() {
         int count = maxRenewBatch() + 7;
-        assertThat(repository.renewAll(acquireMany(owner(), count), LONG)).hasSize(count);
+        assertThat(renewAll(acquireMany(owner(), count), LONG)).hasSize(count);
     }
 
     @Test

@@ -28,6 +28,7 @@ import io.distlock.core.SlotRequest;
 import io.distlock.core.SlotRun;
 import io.distlock.core.SlotRunOutcome;
 import io.distlock.core.SlotSchedule;
+import io.distlock.core.SlotStore;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
@@ -63,6 +64,11 @@ public abstract class SlotStoreContract {
      * @return its repository, the same on every call
      */
     protected abstract LockRepository repository();
+
+    /** The slot store under test: the repository's. */
+    private SlotStore slots() {
+        return SlotStore.of(repository());
+    }
 
     @AfterAll
     void closeReplicas() {
@@ -121,11 +127,11 @@ public abstract class SlotStoreContract {
                     .isEqualTo(SlotOutcome.Status.RAN);
         }
         assertThat(run(replica, SlotRequest.of(quiet, T0, TTL)).status()).isEqualTo(SlotOutcome.Status.RAN);
-        List<SlotRun> kept = repository().recentSlotRuns(busy, runs);
+        List<SlotRun> kept = slots().recentSlotRuns(busy, runs);
         assertThat(kept).hasSize(SlotRun.KEPT_PER_JOB);
         assertThat(kept.get(0).slot()).isEqualTo(T0.plusSeconds(runs));
         assertThat(kept.get(kept.size() - 1).slot()).isEqualTo(T0.plusSeconds(runs - SlotRun.KEPT_PER_JOB + 1));
-        assertThat(repository().recentSlotRuns(quiet, runs)).as("another job's history is its own")
+        assertThat(slots().recentSlotRuns(quiet, runs)).as("another job's history is its own")
                 .extracting(SlotRun::slot).containsExactly(T0);
     }
 
@@ -141,7 +147,7 @@ public abstract class SlotStoreContract {
         SlotOutcome<String> later = run(replica, SlotRequest.of(job, T0.plusSeconds(20), TTL));
         assertThat(later.status()).isEqualTo(SlotOutcome.Status.RAN);
         assertThat(later.value()).isEqualTo("ran " + T0.plusSeconds(20));
-        assertThat(repository().recentSlotRuns(job, 10)).extracting(SlotRun::slot, SlotRun::outcome).containsExactly(
+        assertThat(slots().recentSlotRuns(job, 10)).extracting(SlotRun::slot, SlotRun::outcome).containsExactly(
                 org.assertj.core.groups.Tuple.tuple(T0.plusSeconds(20), SlotRunOutcome.SUCCEEDED),
                 org.assertj.core.groups.Tuple.tuple(T0.plusSeconds(10), SlotRunOutcome.SUCCEEDED));
     }
@@ -149,12 +155,12 @@ public abstract class SlotStoreContract {
     @Test
     void aStaleOrForeignOwnerClaimsNothing() {
         String job = job();
-        assertThat(repository().claimSlot(job, "nobody:holds-it", T0, false).status())
+        assertThat(slots().claimSlot(job, "nobody:holds-it", T0, false).status())
                 .isEqualTo(SlotClaim.Status.NOT_HELD);
         Lease lease = replica().tryAcquire(job, TTL).orElseThrow();
-        assertThat(repository().claimSlot(job, "foreign:owner", T0, false).status()).isEqualTo(SlotClaim.Status.NOT_HELD);
+        assertThat(slots().claimSlot(job, "foreign:owner", T0, false).status()).isEqualTo(SlotClaim.Status.NOT_HELD);
         lease.release();
-        assertThat(repository().claimSlot(job, lease.owner(), T0, false).status())
+        assertThat(slots().claimSlot(job, lease.owner(), T0, false).status())
                 .as("the released owner").isEqualTo(SlotClaim.Status.NOT_HELD);
         assertThat(run(replica(), SlotRequest.of(job, T0, TTL)).status()).isEqualTo(SlotOutcome.Status.RAN);
     }
@@ -204,7 +210,7 @@ public abstract class SlotStoreContract {
         SlotOutcome<String> next = run(survivor, SlotRequest.of(job, slot.plusSeconds(60), TTL));
         assertThat(next.status()).isEqualTo(SlotOutcome.Status.RAN);
         assertThat(crashed).contains(slot);
-        assertThat(repository().recentSlotRuns(job, 10)).filteredOn(r -> r.slot().equals(slot)).singleElement()
+        assertThat(slots().recentSlotRuns(job, 10)).filteredOn(r -> r.slot().equals(slot)).singleElement()
                 .satisfies(r -> {
                     assertThat(r.outcome()).isEqualTo(SlotRunOutcome.CRASHED);
                     assertThat(r.token()).isEqualTo(crashedToken);
@@ -221,7 +227,7 @@ public abstract class SlotStoreContract {
         assertThat(rerun.status()).isEqualTo(SlotOutcome.Status.RAN);
         assertThat(rerun.rerun()).isTrue();
         assertThat(run(replica(), again).status()).as("a second re-run").isEqualTo(SlotOutcome.Status.ALREADY_CLAIMED);
-        assertThat(repository().recentSlotRuns(job, 10)).extracting(SlotRun::run, SlotRun::outcome).containsExactly(
+        assertThat(slots().recentSlotRuns(job, 10)).extracting(SlotRun::run, SlotRun::outcome).containsExactly(
                 org.assertj.core.groups.Tuple.tuple(2, SlotRunOutcome.SUCCEEDED),
                 org.assertj.core.groups.Tuple.tuple(1, SlotRunOutcome.CRASHED));
     }
@@ -258,7 +264,13 @@ public abstract class SlotStoreContract {
         String job = job();
         SlotSchedule everySecond = after -> after.plusSeconds(1);
         java.util.concurrent.atomic.AtomicBoolean down = new java.util.concurrent.atomic.AtomicBoolean();
-        LockRepository failingClaims = new io.distlock.core.DelegatingLockRepository(repository()) {
+        SlotStore slots = slots();
+        final class FailingClaims extends io.distlock.core.DelegatingLockRepository implements SlotStore {
+
+            FailingClaims() {
+                super(repository());
+            }
+
             @Override
             public io.distlock.core.SlotClaim claimSlot(String job, String owner, Instant slot,
                     boolean rerunUnfinished) {
@@ -266,9 +278,25 @@ public abstract class SlotStoreContract {
                     throw new org.springframework.dao.DataAccessResourceFailureException(
                             "the store went away after the job's lock was taken (simulated)");
                 }
-                return super.claimSlot(job, owner, slot, rerunUnfinished);
+                return slots.claimSlot(job, owner, slot, rerunUnfinished);
             }
-        };
+
+            @Override
+            public void finishSlot(String job, Instant slot, long token, SlotRunOutcome outcome) {
+                slots.finishSlot(job, slot, token, outcome);
+            }
+
+            @Override
+            public void verifySlots() {
+                slots.verifySlots();
+            }
+
+            @Override
+            public List<SlotRun> recentSlotRuns(@org.jspecify.annotations.Nullable String job, int limit) {
+                return slots.recentSlotRuns(job, limit);
+            }
+        }
+        LockRepository failingClaims = new FailingClaims();
         LockManager replica = LockManager.builder(failingClaims).verifySchema(false).build();
         managers.add(replica);
         assertThat(run(replica, SlotRequest.of(job, T0, TTL).withSchedule(everySecond)).status())
@@ -296,7 +324,7 @@ public abstract class SlotStoreContract {
                 lease -> {
                     throw failure;
                 })).isSameAs(failure);
-        assertThat(repository().recentSlotRuns(job, 1)).singleElement().extracting(SlotRun::outcome)
+        assertThat(slots().recentSlotRuns(job, 1)).singleElement().extracting(SlotRun::outcome)
                 .isEqualTo(SlotRunOutcome.FAILED);
         assertThat(run(replica, SlotRequest.of(job, T0, TTL)).status()).isEqualTo(SlotOutcome.Status.ALREADY_CLAIMED);
     }
@@ -329,7 +357,7 @@ public abstract class SlotStoreContract {
         assertThat(onTimeRuns).containsOnly(SlotOutcome.Status.RAN);
         assertThat(tooEarly.subList(before, tooEarly.size())).hasSize(5)
                 .allSatisfy(offset -> assertThat(offset).isBetween(Duration.ofMinutes(59), Duration.ofMinutes(61)));
-        assertThat(repository().recentSlotRuns(job, 10)).as("the early replica left no trace")
+        assertThat(slots().recentSlotRuns(job, 10)).as("the early replica left no trace")
                 .extracting(SlotRun::slot).doesNotContain(now.plusSeconds(3600));
     }
 
@@ -349,10 +377,10 @@ public abstract class SlotStoreContract {
         String job = job();
         Lease lease = replica().tryAcquire(job, TTL).orElseThrow();
         Instant future = Instant.now().plus(Duration.ofDays(1));
-        SlotClaim claim = repository().claimSlot(job, lease.owner(), future, false);
+        SlotClaim claim = slots().claimSlot(job, lease.owner(), future, false);
         assertThat(claim.status()).isEqualTo(SlotClaim.Status.TOO_EARLY);
         assertThat(claim.storeTime()).isNotNull().isBetween(Instant.now().minusSeconds(60), Instant.now().plusSeconds(60));
-        assertThat(repository().claimSlot(job, lease.owner(), T0, false).status())
+        assertThat(slots().claimSlot(job, lease.owner(), T0, false).status())
                 .as("an earlier slot is still claimable").isEqualTo(SlotClaim.Status.CLAIMED);
         lease.release();
     }
@@ -408,8 +436,8 @@ public abstract class SlotStoreContract {
         long crashedToken = crashMidRun(job, crashedSlot);
         Lease lease = replica().tryAcquire(job, TTL).orElseThrow();
         Instant slot = crashedSlot.plusSeconds(60);
-        SlotClaim first = repository().claimSlot(job, lease.owner(), slot, false);
-        SlotClaim again = repository().claimSlot(job, lease.owner(), slot, false);
+        SlotClaim first = slots().claimSlot(job, lease.owner(), slot, false);
+        SlotClaim again = slots().claimSlot(job, lease.owner(), slot, false);
         assertThat(first.status()).isEqualTo(SlotClaim.Status.CLAIMED);
         assertThat(first.previousSlot()).isEqualTo(crashedSlot);
         assertThat(first.previousUnfinished()).isTrue();
@@ -426,14 +454,14 @@ public abstract class SlotStoreContract {
                 lease -> replica.runOncePerSlot(SlotRequest.of(job, T0.plusSeconds(60), TTL), inner -> "inner")))
             .isInstanceOf(IllegalStateException.class)
             .hasMessageContaining("was called inside the run of its slot " + T0);
-        assertThat(repository().recentSlotRuns(job, 10)).extracting(SlotRun::slot, SlotRun::outcome)
+        assertThat(slots().recentSlotRuns(job, 10)).extracting(SlotRun::slot, SlotRun::outcome)
                 .containsExactly(org.assertj.core.groups.Tuple.tuple(T0, SlotRunOutcome.FAILED));
     }
 
     /** A replica claims the slot and dies mid-run: its lease runs out, and the run never finishes. */
     private long crashMidRun(String job, Instant slot) {
         Lease doomed = replica().tryAcquire(job, Duration.ofMillis(300)).orElseThrow();
-        assertThat(repository().claimSlot(job, doomed.owner(), slot, false).status()).isEqualTo(SlotClaim.Status.CLAIMED);
+        assertThat(slots().claimSlot(job, doomed.owner(), slot, false).status()).isEqualTo(SlotClaim.Status.CLAIMED);
         await().atMost(Duration.ofSeconds(5)).until(() -> repository().find(job).isEmpty());
         return doomed.token();
     }

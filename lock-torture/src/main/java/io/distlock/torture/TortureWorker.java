@@ -24,6 +24,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import com.zaxxer.hikari.SQLExceptionOverride;
+import io.distlock.core.BatchRenewal;
 import io.distlock.core.Lease;
 import io.distlock.core.LeaseKey;
 import io.distlock.core.LockLostException;
@@ -357,7 +358,8 @@ public final class TortureWorker {
                 Optional<Lease> lease = locks.tryAcquire(resource, ttl);
                 if (lease.isPresent()) {
                     lease.get().renew(ttl);
-                    repository.renewAll(List.of(new LeaseKey(resource, lease.get().owner())), ttl);
+                    repository.capability(BatchRenewal.class).orElseThrow()
+                            .renewAll(List.of(new LeaseKey(resource, lease.get().owner())), ttl);
                     lease.get().release();
                 }
             }

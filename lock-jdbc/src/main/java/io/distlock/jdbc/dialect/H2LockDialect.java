@@ -134,6 +134,12 @@ final class H2LockDialect implements LockDialect {
         return "SELECT " + COLUMNS + " FROM FINAL TABLE (" + update + ")";
     }
 
+    /** A cancelled statement (57014) or a lock not available within the session's lock timeout (50200). */
+    @Override
+    public boolean isTimeout(SQLException ex) {
+        return LockDialect.super.isTimeout(ex) || "57014".equals(ex.getSQLState()) || ex.getErrorCode() == 50200;
+    }
+
     @Override
     public int maxRenewBatch() {
         return 1000;

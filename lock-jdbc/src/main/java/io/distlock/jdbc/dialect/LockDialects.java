@@ -22,6 +22,9 @@ public final class LockDialects {
     private static final Map<String, LockDialect> BY_NAME = builtIn(new H2LockDialect(), new PostgreSqlLockDialect(),
             new MariaDbLockDialect());
 
+    /** Where the built-in dialects' scripts lie on the class path. */
+    private static final String SCRIPTS = "io/distlock/jdbc/dialect/";
+
     /** The names {@link #byName(String)} accepts. */
     public static final String SUPPORTED = "h2 (2.x), postgresql (12 or later), mariadb (10.6 or later)";
 
@@ -59,6 +62,48 @@ public final class LockDialects {
      */
     public static Map<String, LockDialect> builtIn() {
         return BY_NAME;
+    }
+
+    /**
+     * Looks up a built-in dialect by the platform its scripts are written for ({@code schema-@@platform@@.sql}),
+     * which is also Spring Boot's id of the database's driver; a platform an earlier version named the scripts for
+     * ({@link DialectSchema#formerPlatforms()}) finds its dialect too.
+     *
+     * @param platform a platform or driver id such as {@code postgresql}, in any case
+     * @return the dialect, or {@code null} when no built-in dialect has that platform
+     */
+    public static @Nullable LockDialect forPlatform(String platform) {
+        String wanted = platform.strip().toLowerCase(Locale.ROOT);
+        for (LockDialect dialect : BY_NAME.values()) {
+            if (dialect.platform().equals(wanted) || dialect.formerPlatforms().contains(wanted)) {
+                return dialect;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * The script a location names as this version calls it: a location of one of the library's own scripts under
+     * the name an earlier version gave it ({@code …/dialect/schema-mysql.sql}) becomes the current name
+     * ({@code …/dialect/schema-mariadb.sql}); any other location stays as it is.
+     *
+     * @param location a script location, such as a {@code distributed-lock.jdbc.schema} setting
+     * @return the location to read
+     */
+    public static String currentScriptLocation(String location) {
+        int dir = location.indexOf(SCRIPTS);
+        if (dir < 0) {
+            return location;
+        }
+        for (LockDialect dialect : BY_NAME.values()) {
+            for (String former : dialect.formerPlatforms()) {
+                if (location.endsWith("-" + former + ".sql")) {
+                    return location.substring(0, location.length() - former.length() - 4) + dialect.platform()
+                            + ".sql";
+                }
+            }
+        }
+        return location;
     }
 
     /**

@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
+import java.util.List;
 import java.util.regex.Pattern;
 
 import org.jspecify.annotations.Nullable;
@@ -38,17 +39,23 @@ final class MariaDbLockDialect implements LockDialect {
 
     @Override
     public String schemaLocation() {
-        return "io/distlock/jdbc/dialect/schema-mysql.sql";
+        return "io/distlock/jdbc/dialect/schema-mariadb.sql";
     }
 
     @Override
     public String platform() {
-        return "mysql";
+        return "mariadb";
+    }
+
+    /** The scripts were named for MySQL ({@code schema-mysql.sql}), a database the dialect refuses. */
+    @Override
+    public List<String> formerPlatforms() {
+        return List.of("mysql");
     }
 
     @Override
     public String fencingSchemaLocation() {
-        return "io/distlock/jdbc/dialect/fencing-schema-mysql.sql";
+        return "io/distlock/jdbc/dialect/fencing-schema-mariadb.sql";
     }
 
     @Override
@@ -199,6 +206,16 @@ final class MariaDbLockDialect implements LockDialect {
     @Override
     public boolean isLockedRow(SQLException ex) {
         return ex.getErrorCode() == 1205;
+    }
+
+    /**
+     * A lock wait that ran out ({@code innodb_lock_wait_timeout}, 1205) or a statement interrupted at its
+     * {@code max_statement_time} (1969, SQL state 70100).
+     */
+    @Override
+    public boolean isTimeout(SQLException ex) {
+        return LockDialect.super.isTimeout(ex) || ex.getErrorCode() == 1205 || ex.getErrorCode() == 1969
+                || "70100".equals(ex.getSQLState());
     }
 
     @Override

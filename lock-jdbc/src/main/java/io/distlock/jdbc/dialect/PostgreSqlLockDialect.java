@@ -187,6 +187,12 @@ final class PostgreSqlLockDialect implements LockDialect {
                 + "', resource) END";
     }
 
+    /** A cancelled statement (57014, at the statement timeout) or a lock not available in time (55P03). */
+    @Override
+    public boolean isTimeout(SQLException ex) {
+        return LockDialect.super.isTimeout(ex) || "57014".equals(ex.getSQLState()) || "55P03".equals(ex.getSQLState());
+    }
+
     @Override
     public int maxRenewBatch() {
         return 1000;

@@ -56,7 +56,8 @@ public final class LiquibaseSchemaChange implements CustomTaskChange {
     public void execute(Database database) throws CustomChangeException {
         if (!(database.getConnection() instanceof JdbcConnection jdbc)) {
             throw new CustomChangeException("distlock's " + schema + " change needs a JDBC connection; Liquibase's "
-                    + "offline mode (update-sql) cannot run it: create the table with the script from the lock-core jar");
+                    + "offline mode (update-sql) cannot run it: create the table with the script from the lock-jdbc "
+                    + "jar");
         }
         try {
             scripts().run(jdbc.getUnderlyingConnection(), tableName);

@@ -29,7 +29,7 @@ enum SchemaScripts {
         @Override
         String script(LockDialect dialect, String table) {
             LockTableName name = new LockTableName(table);
-            return LockSchema.script(dialect, name) + ";\n" + LockSchema.upgradeSlotsScript(dialect, name);
+            return LockSchema.upgradeSlotsScript(dialect, name);
         }
     },
 

@@ -34,4 +34,29 @@ class LockDialectsTests {
             .hasMessageContaining("'MySQL 8.0.36' is not supported")
             .hasMessageContaining("MySQL lacks RETURNING and sequences");
     }
+
+    @Test
+    void eachDialectOwnsItsScriptsNamedForItsPlatformAndIsFoundByIt() {
+        LockDialects.builtIn().forEach((name, dialect) -> {
+            assertThat(dialect.platform()).isEqualTo(name);
+            assertThat(LockDialects.forPlatform(name)).isSameAs(dialect);
+            for (String location : new String[] { dialect.schemaLocation(), dialect.fencingSchemaLocation() }) {
+                assertThat(location).startsWith("io/distlock/jdbc/dialect/").endsWith("-" + name + ".sql");
+                assertThat(LockDialectsTests.class.getClassLoader().getResource(location)).as(location).isNotNull();
+            }
+        });
+    }
+
+    @Test
+    void thePlatformAndScriptNamesOfEarlierVersionsReadTheMariaDbScripts() {
+        assertThat(LockDialects.forPlatform("MySQL")).as("Boot's id of MySQL's driver, and the former platform")
+            .isSameAs(LockDialects.byName("mariadb"));
+        assertThat(LockDialects.currentScriptLocation("classpath:io/distlock/jdbc/dialect/schema-mysql.sql"))
+            .isEqualTo("classpath:io/distlock/jdbc/dialect/schema-mariadb.sql");
+        assertThat(LockDialects.currentScriptLocation("io/distlock/jdbc/dialect/fencing-schema-mysql.sql"))
+            .isEqualTo("io/distlock/jdbc/dialect/fencing-schema-mariadb.sql");
+        assertThat(LockDialects.currentScriptLocation("classpath:db/own/schema-mysql.sql"))
+            .as("an application's own script").isEqualTo("classpath:db/own/schema-mysql.sql");
+        assertThat(LockDialects.forPlatform("oracle")).isNull();
+    }
 }

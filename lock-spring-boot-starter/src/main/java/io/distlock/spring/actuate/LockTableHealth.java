@@ -11,6 +11,7 @@ import java.util.function.BiConsumer;
 
 import io.distlock.core.LockManager;
 import io.distlock.core.LockRepository;
+import io.distlock.core.SchemaVerification;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.core.NestedExceptionUtils;
@@ -70,8 +71,8 @@ final class LockTableHealth {
 
     private synchronized CompletableFuture<Void> probe() {
         if (probe == null || probe.isDone()) {
-            probe = CompletableFuture.runAsync(repository::verifySchema, probes).whenComplete((done, failure) ->
-                    lastFailure = failure == null ? null
+            probe = CompletableFuture.runAsync(() -> SchemaVerification.verify(repository), probes)
+                    .whenComplete((done, failure) -> lastFailure = failure == null ? null
                             : NestedExceptionUtils.getMostSpecificCause(failure).toString());
         }
         return probe;

@@ -8,8 +8,9 @@ import io.distlock.core.LockManager;
 import io.distlock.core.LockRecord;
 import io.distlock.core.LockRepository;
 import io.distlock.core.LockResult;
-import io.distlock.core.SlotRun;
 import io.distlock.core.OwnerFingerprint;
+import io.distlock.core.SlotRun;
+import io.distlock.core.SlotStore;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -57,7 +58,7 @@ public class LocksEndpoint {
     public LocksDescriptor locks() {
         return new LocksDescriptor(repository.findAll().stream().map(LockDescriptor::of).toList(),
                 manager.activeLeases().stream().map(LeaseDescriptor::of).toList(),
-                repository.recentSlotRuns(null, RECENT_SLOTS));
+                SlotStore.recentRuns(repository, null, RECENT_SLOTS));
     }
 
     /**

@@ -1,6 +1,5 @@
 package io.distlock.spring.aop;
 
-import java.lang.reflect.Method;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -17,13 +16,12 @@ import io.distlock.spring.LockNotAcquiredException;
 import io.distlock.spring.OnLocked;
 import io.distlock.spring.support.AsynchronousResult;
 import io.distlock.spring.support.AsynchronousResults;
-import org.aopalliance.intercept.MethodInterceptor;
+import io.distlock.spring.support.DeclaredMethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import org.springframework.aop.support.AopUtils;
 import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.dao.DataAccessException;
 import org.springframework.scheduling.annotation.Scheduled;
@@ -37,7 +35,7 @@ import org.springframework.scheduling.annotation.Schedules;
  * and log it at ERROR with a stack trace on every run of an outage, so the failure is told here instead, one WARN
  * line naming the method, the lock and the cause, repeated failures summarised ({@link FailureLog}).
  */
-final class DistributedLockInterceptor implements MethodInterceptor {
+final class DistributedLockInterceptor extends DeclaredMethodInterceptor<LockedMethod> {
 
     private static final Logger logger = LoggerFactory.getLogger(DistributedLockInterceptor.class);
 
@@ -54,6 +52,7 @@ final class DistributedLockInterceptor implements MethodInterceptor {
     private final CompletionStageLockedCalls completionStages;
 
     DistributedLockInterceptor(LockedMethods lockedMethods, Supplier<LockManager> lockManager) {
+        super(lockedMethods.declarations());
         this.lockedMethods = lockedMethods;
         this.lockManager = lockManager;
         this.reactive = AsynchronousResults.REACTOR_PRESENT ? new ReactiveLockedCalls(lockManager) : null;
@@ -61,14 +60,8 @@ final class DistributedLockInterceptor implements MethodInterceptor {
     }
 
     @Override
-    public @Nullable Object invoke(MethodInvocation invocation) throws Throwable {
-        Object target = invocation.getThis();
-        Method method = invocation.getMethod();
-        Class<?> targetClass = target != null ? AopUtils.getTargetClass(target) : method.getDeclaringClass();
-        LockedMethod lockedMethod = lockedMethods.find(method, targetClass);
-        if (lockedMethod == null) {
-            return invocation.proceed();
-        }
+    protected @Nullable Object invoke(LockedMethod lockedMethod, MethodInvocation invocation, @Nullable Object target,
+            Class<?> targetClass) throws Throwable {
         String resource = lockedMethods.resourceName(lockedMethod, target, targetClass, invocation.getArguments());
         AsynchronousResult asynchronous = lockedMethod.asynchronous();
         if (asynchronous != null) {

@@ -3,6 +3,8 @@ package io.distlock.spring.aop;
 import java.time.Duration;
 import java.util.Objects;
 
+import io.distlock.core.LockArguments;
+
 /**
  * What a {@link io.distlock.spring.DistributedLock} declaration falls back to, and the bound it is checked against.
  *
@@ -14,7 +16,7 @@ record LockedMethodDefaults(Duration ttl, Duration maxHold, Duration maxTtl) {
 
     /** The defaults of the {@code distributed-lock.*} properties: 30 seconds, one hour, one day. */
     public static final LockedMethodDefaults STANDARD = new LockedMethodDefaults(Duration.ofSeconds(30),
-            Duration.ofHours(1), Duration.ofDays(1));
+            Duration.ofHours(1), LockArguments.DEFAULT_MAX_TTL);
 
     public LockedMethodDefaults {
         Objects.requireNonNull(ttl, "ttl");

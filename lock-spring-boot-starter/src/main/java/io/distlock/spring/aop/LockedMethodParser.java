@@ -16,8 +16,7 @@ import io.distlock.spring.DistributedLock;
 import io.distlock.spring.OnLocked;
 import io.distlock.spring.support.AsynchronousResult;
 import io.distlock.spring.support.AsynchronousResults;
-import io.distlock.spring.support.DurationText;
-import io.distlock.spring.support.InvalidLockDeclarationException;
+import io.distlock.spring.support.DeclaredAttributes;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.BeanFactory;
@@ -28,7 +27,7 @@ import org.springframework.expression.ParseException;
 
 /**
  * Turns a {@link DistributedLock} annotation into a {@link LockedMethod}, checking every attribute and collecting
- * every problem, each naming the method and the attribute.
+ * every problem, each naming the method and the attribute ({@link DeclaredAttributes}, as every declaration's).
  */
 final class LockedMethodParser {
 
@@ -58,24 +57,27 @@ final class LockedMethodParser {
      * @param targetClass the class the method is called on
      * @param annotation the declaration
      * @return the parsed declaration
-     * @throws InvalidLockDeclarationException listing every problem found
+     * @throws io.distlock.spring.support.InvalidLockDeclarationException listing every problem found
      */
     LockedMethod parse(Method method, Class<?> targetClass, DistributedLock annotation) {
-        Problems problems = new Problems(LockedMethod.describe(method, targetClass));
+        String description = LockedMethod.describe(method, targetClass);
+        DeclaredAttributes problems = DeclaredAttributes.onMethod("@DistributedLock", description,
+                beanFactory instanceof ConfigurableBeanFactory configurable ? configurable::resolveEmbeddedValue
+                        : null);
         ResourceTemplate resource = resource(method, targetClass, annotation.resource(), problems);
-        Duration ttl = duration("ttl", annotation.ttl(), defaults.ttl(), problems);
-        Duration minHold = duration("minHold", annotation.minHold(), Duration.ZERO, problems);
-        Duration maxHold = duration("maxHold", annotation.maxHold(), defaults.maxHold(), problems);
-        Duration waitTimeout = duration("waitTimeout", annotation.waitTimeout(), ttl != null ? ttl : Duration.ZERO,
-                problems);
-        ttl = check(problems, "ttl", annotation.ttl(), ttl, LockArguments.MIN_TTL, defaults.maxTtl(),
+        Duration ttl = problems.duration("ttl", annotation.ttl(), defaults.ttl());
+        Duration minHold = problems.duration("minHold", annotation.minHold(), Duration.ZERO);
+        Duration maxHold = problems.duration("maxHold", annotation.maxHold(), defaults.maxHold());
+        Duration waitTimeout = problems.duration("waitTimeout", annotation.waitTimeout(),
+                ttl != null ? ttl : Duration.ZERO);
+        ttl = problems.within("ttl", annotation.ttl(), ttl, LockArguments.MIN_TTL, defaults.maxTtl(),
                 "distributed-lock.max-ttl");
-        minHold = check(problems, "minHold", annotation.minHold(), minHold, Duration.ZERO, defaults.maxTtl(),
+        minHold = problems.within("minHold", annotation.minHold(), minHold, Duration.ZERO, defaults.maxTtl(),
                 "distributed-lock.max-ttl");
-        maxHold = check(problems, "maxHold", annotation.maxHold(), maxHold, LockArguments.MIN_TTL,
+        maxHold = problems.within("maxHold", annotation.maxHold(), maxHold, LockArguments.MIN_TTL,
                 LockRequest.MAX_DURATION, LONGEST);
         if (annotation.onLocked() == OnLocked.WAIT) {
-            check(problems, "waitTimeout", annotation.waitTimeout(), waitTimeout, Duration.ZERO, MAX_WAIT, null);
+            problems.within("waitTimeout", annotation.waitTimeout(), waitTimeout, Duration.ZERO, MAX_WAIT, null);
         }
         if (minHold != null && maxHold != null && minHold.compareTo(maxHold) > 0) {
             problems.add("minHold", annotation.minHold(), "is longer than maxHold (" + maxHold + "): the lock would "
@@ -96,13 +98,13 @@ final class LockedMethodParser {
                     + returnType.getName() + ": use THROW or WAIT, or return a wrapper type or an Optional");
         }
         problems.throwIfAny();
-        return new LockedMethod(method, problems.description, resource, ttl, minHold, maxHold, annotation.onLocked(),
+        return new LockedMethod(method, description, resource, ttl, minHold, maxHold, annotation.onLocked(),
                 waitTimeout, annotation.renew(), returnType == Optional.class, asynchronous);
     }
 
     private @Nullable ResourceTemplate resource(Method method, Class<?> targetClass, String declared,
-            Problems problems) {
-        String text = resolvePlaceholders("resource", declared, problems);
+            DeclaredAttributes problems) {
+        String text = problems.text("resource", declared);
         if (text == null) {
             return null;
         }
@@ -133,7 +135,8 @@ final class LockedMethodParser {
         return template;
     }
 
-    private void checkVariables(Method method, String declared, ResourceTemplate template, Problems problems) {
+    private void checkVariables(Method method, String declared, ResourceTemplate template,
+            DeclaredAttributes problems) {
         int count = method.getParameterCount();
         String @Nullable [] names = parameterNames.getParameterNames(method);
         Set<String> known = new LinkedHashSet<>(List.of("root", "this"));
@@ -168,7 +171,7 @@ final class LockedMethodParser {
      * and parameters whose declared type (or element type) is a concrete class without a toString() of its own.
      */
     private void checkStableText(Method method, Class<?> targetClass, String declared, ResourceTemplate template,
-            Problems problems) {
+            DeclaredAttributes problems) {
         for (String part : template.partsReferringToTarget()) {
             problems.add("resource", declared, "refers to the target bean in #{" + part + "}: its text differs per "
                     + "instance and per JVM, so the lock would exclude nothing; use #root.targetClass, a bean "
@@ -208,92 +211,6 @@ final class LockedMethodParser {
                             + "so the lock would exclude nothing; render a stable property such as #{" + parameter
                             + ".id}, or give " + unstable.getSimpleName() + " a toString()");
                 }
-            }
-        }
-    }
-
-    private @Nullable Duration duration(String attribute, String declared, Duration fallback, Problems problems) {
-        String text = resolvePlaceholders(attribute, declared, problems);
-        if (text == null) {
-            return null;
-        }
-        if (text.isBlank()) {
-            return fallback;
-        }
-        try {
-            return DurationText.parse(text);
-        }
-        catch (IllegalArgumentException ex) {
-            problems.add(attribute, declared, (text.equals(declared) ? "" : "(resolved '" + text + "') ")
-                    + ex.getMessage());
-            return null;
-        }
-    }
-
-    /** Returns the value when it lies within the bounds, otherwise records the problem and returns null. */
-    private static @Nullable Duration check(Problems problems, String attribute, String declared,
-            @Nullable Duration value, Duration min, @Nullable Duration max, @Nullable String maxProperty) {
-        if (value == null) {
-            return null;
-        }
-        String shown = declared.isEmpty() ? "(default " + value + ")" : declared;
-        if (value.compareTo(min) < 0) {
-            problems.add(attribute, shown, "must be at least " + min);
-            return null;
-        }
-        if (max != null && value.compareTo(max) > 0) {
-            problems.add(attribute, shown, "must be at most " + max + (maxProperty != null ? " (" + maxProperty + ")"
-                    : ""));
-            return null;
-        }
-        return value;
-    }
-
-    private @Nullable String resolvePlaceholders(String attribute, String declared, Problems problems) {
-        if (!declared.contains("${")) {
-            return declared;
-        }
-        if (!(beanFactory instanceof ConfigurableBeanFactory configurable)) {
-            problems.add(attribute, declared, "has a placeholder, but the bean factory cannot resolve placeholders");
-            return null;
-        }
-        try {
-            String resolved = configurable.resolveEmbeddedValue(declared);
-            if (resolved == null || resolved.contains("${")) {
-                problems.add(attribute, declared, "has a placeholder that cannot be resolved");
-                return null;
-            }
-            return resolved;
-        }
-        catch (IllegalArgumentException ex) {
-            problems.add(attribute, declared, "has a placeholder that cannot be resolved: " + ex.getMessage());
-            return null;
-        }
-    }
-
-    /** The problems of one declaration. */
-    private static final class Problems {
-
-        final String description;
-
-        final List<String> messages = new ArrayList<>();
-
-        Problems(String description) {
-            this.description = description;
-        }
-
-        void add(String attribute, String value, String problem) {
-            messages.add("@DistributedLock on " + description + ": attribute '" + attribute + "' = '" + value + "' "
-                    + problem);
-        }
-
-        void add(String problem) {
-            messages.add("@DistributedLock on " + description + ": " + problem);
-        }
-
-        void throwIfAny() {
-            if (!messages.isEmpty()) {
-                throw new InvalidLockDeclarationException(messages);
             }
         }
     }

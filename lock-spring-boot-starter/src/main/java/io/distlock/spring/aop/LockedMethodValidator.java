@@ -11,7 +11,6 @@ import io.distlock.spring.support.LockAdviceMode;
 import io.distlock.spring.support.LockDeclarationCheck;
 import io.distlock.spring.support.LockDeclarationListener;
 import io.distlock.spring.support.SelfInvocations;
-import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -67,7 +66,8 @@ final class LockedMethodValidator implements LockDeclarationCheck {
         for (Iterator<String> names = beanFactory.getBeanNamesIterator(); names.hasNext();) {
             String name = names.next();
             Object singleton = beanFactory.containsSingleton(name) ? beanFactory.getSingleton(name) : null;
-            Class<?> targetClass = singleton != null ? AopProxyUtils.ultimateTargetClass(singleton) : type(name);
+            Class<?> targetClass = singleton != null ? AopProxyUtils.ultimateTargetClass(singleton)
+                    : AdvisedMethods.beanType(beanFactory, name);
             if (targetClass == null || !lockedMethods.hasGuardedMethods(targetClass)) {
                 continue;
             }
@@ -111,18 +111,6 @@ final class LockedMethodValidator implements LockDeclarationCheck {
                 logger.warn(warning);
                 listeners.orderedStream().forEach(listener -> listener.declarationWarning(warning));
             }
-        }
-    }
-
-    private @Nullable Class<?> type(String name) {
-        try {
-            Class<?> type = beanFactory.getType(name, false);
-            return type != null ? ClassUtils.getUserClass(type) : null;
-        }
-        catch (RuntimeException | LinkageError ex) {
-            logger.debug("Cannot determine the type of bean '{}'; its @DistributedLock methods are not checked", name,
-                    ex);
-            return null;
         }
     }
 }

@@ -11,6 +11,7 @@ import java.util.function.Supplier;
 
 import io.distlock.spring.DistributedLock;
 import io.distlock.spring.support.AdvisedMethods;
+import io.distlock.spring.support.DeclaredMethods;
 import io.distlock.spring.support.InvalidLockDeclarationException;
 import org.jspecify.annotations.Nullable;
 
@@ -18,7 +19,6 @@ import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.context.expression.BeanFactoryResolver;
 import org.springframework.core.DefaultParameterNameDiscoverer;
-import org.springframework.core.MethodClassKey;
 import org.springframework.core.MethodIntrospector;
 import org.springframework.core.ParameterNameDiscoverer;
 import org.springframework.core.annotation.AnnotatedElementUtils;
@@ -37,7 +37,7 @@ final class LockedMethods {
 
     private final Supplier<LockedMethodParser> parser;
 
-    private final Map<MethodClassKey, Optional<LockedMethod>> cache = new ConcurrentHashMap<>();
+    private final DeclaredMethods<LockedMethod> declarations = new DeclaredMethods<>(this::parse);
 
     /**
      * Creates the registry.
@@ -59,8 +59,12 @@ final class LockedMethods {
      * @throws InvalidLockDeclarationException when the declaration is wrong
      */
     @Nullable LockedMethod find(Method method, Class<?> targetClass) {
-        return cache.computeIfAbsent(new MethodClassKey(method, targetClass), key -> parse(method, targetClass))
-                .orElse(null);
+        return declarations.find(method, targetClass);
+    }
+
+    /** @return the declarations, parsed on first use */
+    DeclaredMethods<LockedMethod> declarations() {
+        return declarations;
     }
 
     /**
@@ -151,7 +155,7 @@ final class LockedMethods {
      */
     java.util.Set<String> declaredNames() {
         java.util.Set<String> names = new java.util.TreeSet<>();
-        cache.values().forEach(parsed -> parsed.ifPresent(method -> names.add(method.resource().text())));
+        declarations.declared().forEach(method -> names.add(method.resource().text()));
         return names;
     }
 

@@ -19,12 +19,6 @@ import org.springframework.expression.common.LiteralExpression;
 import org.springframework.expression.common.TemplateParserContext;
 import org.springframework.expression.spel.SpelNode;
 import org.springframework.expression.spel.ast.BeanReference;
-import org.springframework.expression.spel.ast.CompoundExpression;
-import org.springframework.expression.spel.ast.MethodReference;
-import org.springframework.expression.spel.ast.OpPlus;
-import org.springframework.expression.spel.ast.Projection;
-import org.springframework.expression.spel.ast.PropertyOrFieldReference;
-import org.springframework.expression.spel.ast.Selection;
 import org.springframework.expression.spel.ast.VariableReference;
 import org.springframework.expression.spel.standard.SpelExpression;
 import org.springframework.expression.spel.standard.SpelExpressionParser;
@@ -101,7 +95,7 @@ final class ResourceTemplate {
      */
     Set<String> variables() {
         Set<String> names = new LinkedHashSet<>();
-        for (SpelNode node : nodes()) {
+        for (SpelNode node : TemplateNodes.nodes(parts)) {
             if (node instanceof VariableReference) {
                 names.add(node.toStringAST().substring(1));
             }
@@ -118,7 +112,7 @@ final class ResourceTemplate {
     List<String> partsReferringToTarget() {
         List<String> found = new ArrayList<>();
         for (Expression part : parts) {
-            if (part instanceof SpelExpression spel && refersToTarget(spel.getAST(), true)) {
+            if (part instanceof SpelExpression spel && TemplateNodes.refersToTarget(spel.getAST(), true)) {
                 found.add(part.getExpressionString());
             }
         }
@@ -136,7 +130,7 @@ final class ResourceTemplate {
         List<RenderedVariable> found = new ArrayList<>();
         for (Expression part : parts) {
             if (part instanceof SpelExpression spel) {
-                collectRendered(part.getExpressionString(), spel.getAST(), found);
+                TemplateNodes.collectRendered(part.getExpressionString(), spel.getAST(), found);
             }
         }
         return found;
@@ -159,7 +153,7 @@ final class ResourceTemplate {
      */
     Set<String> beanNames() {
         Set<String> names = new LinkedHashSet<>();
-        for (SpelNode node : nodes()) {
+        for (SpelNode node : TemplateNodes.nodes(parts)) {
             if (node instanceof BeanReference reference) {
                 names.add(reference.getName());
             }
@@ -167,17 +161,6 @@ final class ResourceTemplate {
         return names;
     }
 
-    /**
-     * Evaluates the template for one call.
-     *
-     * @param root the {@code #root} object
-     * @param args the call's arguments
-     * @param parameterNames how parameter names are found
-     * @param beanResolver resolves {@code @name} references
-     * @return the resource name
-     * @throws IllegalArgumentException when a part evaluates to {@code null} or the result is not a valid resource
-     *     name (blank, too long, control characters)
-     */
     /**
      * For each part, the index of the argument it reads when it is a plain parameter reference ({@code #id},
      * {@code #p0}, {@code #a0}), else -1; resolved once for the method the template belongs to.
@@ -219,6 +202,17 @@ final class ResourceTemplate {
         return -1;
     }
 
+    /**
+     * Evaluates the template for one call.
+     *
+     * @param root the {@code #root} object
+     * @param args the call's arguments
+     * @param parameterNames how parameter names are found
+     * @param beanResolver resolves {@code @name} references
+     * @return the resource name
+     * @throws IllegalArgumentException when a part evaluates to {@code null} or the result is not a valid resource
+     *     name (blank, too long, control characters)
+     */
     String evaluate(LockExpressionRoot root, @Nullable Object[] args, ParameterNameDiscoverer parameterNames,
             BeanResolver beanResolver) {
         if (isLiteral()) {
@@ -273,95 +267,6 @@ final class ResourceTemplate {
             throw new IllegalArgumentException("@DistributedLock resource '" + text + "' of "
                     + LockedMethod.describe(method, root.getTargetClass()) + " evaluated to an invalid name: "
                     + ex.getMessage() + "; the method was not run", ex);
-        }
-    }
-
-    /**
-     * Whether a node reads the target bean. Method arguments and indexes are evaluated against the root object
-     * again; the elements of projections and selections are not the root.
-     */
-    private static boolean refersToTarget(SpelNode node, boolean rootContext) {
-        if (node instanceof CompoundExpression) {
-            SpelNode first = node.getChild(0);
-            if (refersToTarget(first, rootContext)) {
-                return true;
-            }
-            boolean afterRoot = isRoot(first, rootContext);
-            for (int i = 1; i < node.getChildCount(); i++) {
-                SpelNode step = node.getChild(i);
-                if (i == 1 && afterRoot && isTargetStep(step)) {
-                    return true;
-                }
-                boolean seesRoot = !(step instanceof Projection || step instanceof Selection);
-                for (int c = 0; c < step.getChildCount(); c++) {
-                    if (refersToTarget(step.getChild(c), seesRoot)) {
-                        return true;
-                    }
-                }
-            }
-            return false;
-        }
-        if (rootContext && isTargetStep(node)) {
-            return true;
-        }
-        for (int c = 0; c < node.getChildCount(); c++) {
-            if (refersToTarget(node.getChild(c), rootContext)) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private static boolean isRoot(SpelNode node, boolean rootContext) {
-        if (!(node instanceof VariableReference)) {
-            return false;
-        }
-        String name = node.toStringAST();
-        return name.equals("#root") || (rootContext && name.equals("#this"));
-    }
-
-    private static boolean isTargetStep(SpelNode node) {
-        return (node instanceof PropertyOrFieldReference property && property.getName().equals("target"))
-                || (node instanceof MethodReference reference && reference.getName().equals("getTarget")
-                        && reference.getChildCount() == 0);
-    }
-
-    private static boolean isArgsStep(SpelNode node) {
-        return (node instanceof PropertyOrFieldReference property && property.getName().equals("args"))
-                || (node instanceof MethodReference reference && reference.getName().equals("getArgs")
-                        && reference.getChildCount() == 0);
-    }
-
-    private static void collectRendered(String expression, SpelNode node, List<RenderedVariable> found) {
-        if (node instanceof VariableReference) {
-            String name = node.toStringAST().substring(1);
-            found.add(new RenderedVariable(expression, name.equals("this") ? "root" : name));
-        }
-        else if (isArgsStep(node) || (node instanceof CompoundExpression && node.getChildCount() == 2
-                && isRoot(node.getChild(0), true) && isArgsStep(node.getChild(1)))) {
-            found.add(new RenderedVariable(expression, "root.args"));
-        }
-        else if (node instanceof OpPlus) {
-            for (int c = 0; c < node.getChildCount(); c++) {
-                collectRendered(expression, node.getChild(c), found);
-            }
-        }
-    }
-
-    private List<SpelNode> nodes() {
-        List<SpelNode> nodes = new ArrayList<>();
-        for (Expression part : parts) {
-            if (part instanceof SpelExpression spel) {
-                collect(spel.getAST(), nodes);
-            }
-        }
-        return nodes;
-    }
-
-    private static void collect(SpelNode node, List<SpelNode> nodes) {
-        nodes.add(node);
-        for (int i = 0; i < node.getChildCount(); i++) {
-            collect(node.getChild(i), nodes);
         }
     }
 

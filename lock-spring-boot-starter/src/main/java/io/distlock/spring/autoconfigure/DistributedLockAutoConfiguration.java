@@ -12,7 +12,6 @@ import io.distlock.core.LockRequest;
 import io.distlock.core.OwnerGenerator;
 import io.distlock.core.RandomOwnerGenerator;
 import io.distlock.core.WatchdogSettings;
-import io.distlock.jdbc.JdbcLockRepository;
 import io.micrometer.observation.ObservationRegistry;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -95,7 +94,7 @@ public final class DistributedLockAutoConfiguration {
                 ObjectProvider<LockCleanupListener> listeners) {
             DistributedLockProperties.Cleanup cleanup = properties.getCleanup();
             Duration retention = LockArguments.requireDuration("distributed-lock.cleanup.retention",
-                    cleanup.getRetention(), JdbcLockRepository.MIN_RETENTION, LockRequest.MAX_DURATION);
+                    cleanup.getRetention(), LockArguments.MIN_RETENTION, LockRequest.MAX_DURATION);
             Duration interval = LockArguments.requireDuration("distributed-lock.cleanup.interval",
                     cleanup.getInterval(), LockArguments.MIN_TTL, LockRequest.MAX_DURATION);
             return new ExpiredLockCleanup(lockManager, retention, interval, properties.getMaxTtl(),

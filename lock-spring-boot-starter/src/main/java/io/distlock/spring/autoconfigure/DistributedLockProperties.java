@@ -2,6 +2,7 @@ package io.distlock.spring.autoconfigure;
 
 import java.time.Duration;
 
+import io.distlock.core.LockArguments;
 import io.distlock.core.TimeSource;
 import io.distlock.spring.support.AdviceOrder;
 import io.distlock.spring.support.LockAdviceMode;
@@ -40,7 +41,7 @@ public class DistributedLockProperties {
     /**
      * Longest lease the lock repository accepts. Longer TTLs are rejected as a likely unit mistake.
      */
-    private Duration maxTtl = Duration.ofDays(1);
+    private Duration maxTtl = LockArguments.DEFAULT_MAX_TTL;
 
     /**
      * Clock that decides when leases expire: the database's, safe across replicas, or the application's, for tests.

@@ -3,6 +3,7 @@ package io.distlock.spring.dashboard;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
+import io.distlock.core.ForcedRelease;
 import io.distlock.core.LockArguments;
 import io.distlock.core.LockRecord;
 import io.distlock.core.LockRepository;
@@ -15,7 +16,7 @@ import org.springframework.http.HttpStatus;
 
 /**
  * The admin mode's forced release: ends the lock of the fencing token the operator saw, whoever holds it, in one
- * decision of the store ({@link LockRepository#forceRelease}). The next holder gets a larger token, and the old
+ * decision of the store ({@link io.distlock.core.ForcedRelease}). The next holder gets a larger token, and the old
  * holder's watchdog finds the lease gone at its next renewal and tells it lost. Each release is logged at WARN with who
  * asked, counted, and recorded among the dashboard's events.
  */
@@ -54,7 +55,7 @@ final class ForcedReleases {
         }
         String owner = repository.find(resource).filter(record -> record.token() == token).map(LockRecord::owner)
                 .map(OwnerFingerprint::of).orElse("unknown");
-        LockResult result = repository.forceRelease(resource, token);
+        LockResult result = ForcedRelease.of(repository).forceRelease(resource, token);
         switch (result) {
             case NOT_FOUND -> throw new DashboardRefusal(HttpStatus.NOT_FOUND, "Lock not found", "No live lock on '"
                     + resource + "': it was released or expired meanwhile; nothing was released");

@@ -12,6 +12,7 @@ import java.util.concurrent.TimeoutException;
 
 import io.distlock.core.LockRepository;
 import io.distlock.core.SlotRun;
+import io.distlock.core.SlotStore;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -105,7 +106,7 @@ final class LockSnapshots implements DisposableBean {
     }
 
     private LockSnapshot readStore() {
-        return new LockSnapshot(repository.findAll(), repository.recentSlotRuns(null, SlotRun.KEPT_PER_JOB),
+        return new LockSnapshot(repository.findAll(), SlotStore.recentRuns(repository, null, SlotRun.KEPT_PER_JOB),
                 clock.instant());
     }
 

@@ -1,9 +1,8 @@
 package io.distlock.spring.enable;
 
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 import javax.sql.DataSource;
 
@@ -16,8 +15,7 @@ import io.distlock.core.LockRequest;
 import io.distlock.jdbc.JdbcLockRepository;
 import io.distlock.spring.EnableDistributedLocks;
 import io.distlock.spring.autoconfigure.DistributedLockProperties;
-import io.distlock.spring.support.DurationText;
-import io.distlock.spring.support.InvalidLockDeclarationException;
+import io.distlock.spring.support.DeclaredAttributes;
 import io.micrometer.observation.ObservationRegistry;
 import org.jspecify.annotations.Nullable;
 
@@ -62,20 +60,26 @@ public final class EnableDistributedLocksConfiguration implements ImportAware, E
     @Bean(PROPERTIES_BEAN)
     @ConditionalOnMissingBean
     DistributedLockProperties distributedLockProperties() {
-        List<String> problems = new ArrayList<>();
+        DeclaredAttributes problems = new DeclaredAttributes("@EnableDistributedLocks ",
+                environment != null ? environment::resolveRequiredPlaceholders : null);
         DistributedLockProperties properties = new DistributedLockProperties();
-        properties.setTableName(text("tableName", properties.getTableName()));
-        properties.setDefaultTtl(duration("defaultTtl", properties.getDefaultTtl(), problems));
-        properties.setMaxHold(duration("maxHold", properties.getMaxHold(), problems));
-        properties.setMaxTtl(duration("maxTtl", properties.getMaxTtl(), problems));
-        if (problems.isEmpty()) {
-            within("maxTtl", properties.getMaxTtl(), LockRequest.MAX_DURATION, problems);
-            within("defaultTtl", properties.getDefaultTtl(), properties.getMaxTtl(), problems);
-            within("maxHold", properties.getMaxHold(), LockRequest.MAX_DURATION, problems);
+        String tableName = problems.text("tableName", declared("tableName"));
+        if (tableName != null && !tableName.isBlank()) {
+            properties.setTableName(tableName.strip());
         }
-        if (!problems.isEmpty()) {
-            throw new InvalidLockDeclarationException(problems);
-        }
+        Duration maxTtl = problems.within("maxTtl", declared("maxTtl"),
+                problems.duration("maxTtl", declared("maxTtl"), properties.getMaxTtl()), LockArguments.MIN_TTL,
+                LockRequest.MAX_DURATION, "10 years");
+        Duration defaultTtl = problems.within("defaultTtl", declared("defaultTtl"),
+                problems.duration("defaultTtl", declared("defaultTtl"), properties.getDefaultTtl()),
+                LockArguments.MIN_TTL, maxTtl != null ? maxTtl : LockRequest.MAX_DURATION, "maxTtl");
+        Duration maxHold = problems.within("maxHold", declared("maxHold"),
+                problems.duration("maxHold", declared("maxHold"), properties.getMaxHold()), LockArguments.MIN_TTL,
+                LockRequest.MAX_DURATION, "10 years");
+        problems.throwIfAny();
+        properties.setMaxTtl(Objects.requireNonNull(maxTtl));
+        properties.setDefaultTtl(Objects.requireNonNull(defaultTtl));
+        properties.setMaxHold(Objects.requireNonNull(maxHold));
         return properties;
     }
 
@@ -100,37 +104,9 @@ public final class EnableDistributedLocksConfiguration implements ImportAware, E
         return builder.build();
     }
 
-    private static void within(String attribute, Duration value, Duration max, List<String> problems) {
-        try {
-            LockArguments.requireDuration("@EnableDistributedLocks attribute '" + attribute + "'", value,
-                    LockArguments.MIN_TTL, max);
-        }
-        catch (IllegalArgumentException ex) {
-            problems.add(ex.getMessage());
-        }
-    }
-
-    private String text(String attribute, String fallback) {
+    /** An attribute of the annotation as declared: empty when unset. */
+    private String declared(String attribute) {
         Object value = attributes != null ? attributes.get(attribute) : null;
-        if (!(value instanceof String declared) || declared.isBlank()) {
-            return fallback;
-        }
-        return environment != null ? environment.resolveRequiredPlaceholders(declared).strip() : declared.strip();
-    }
-
-    private Duration duration(String attribute, Duration fallback, List<String> problems) {
-        String declared = attributes != null && attributes.get(attribute) instanceof String text ? text : "";
-        String value = text(attribute, "");
-        if (value.isEmpty()) {
-            return fallback;
-        }
-        try {
-            return DurationText.parse(value);
-        }
-        catch (IllegalArgumentException ex) {
-            problems.add("@EnableDistributedLocks attribute '" + attribute + "' = '" + declared + "' "
-                    + (value.equals(declared.strip()) ? "" : "(resolved '" + value + "') ") + ex.getMessage());
-            return fallback;
-        }
+        return value instanceof String text ? text : "";
     }
 }

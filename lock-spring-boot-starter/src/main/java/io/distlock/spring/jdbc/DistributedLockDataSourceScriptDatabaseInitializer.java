@@ -6,13 +6,13 @@ import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 import javax.sql.DataSource;
 
 import io.distlock.jdbc.LockSchema;
 import io.distlock.jdbc.LockTableName;
 import io.distlock.jdbc.dialect.LockDialect;
+import io.distlock.jdbc.dialect.LockDialects;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.jdbc.DatabaseDriver;
@@ -26,12 +26,13 @@ import org.springframework.util.StringUtils;
 /**
  * Creates the lock table and its token sequence from the script for the database (H2, PostgreSQL, MariaDB), renamed
  * to the configured table name. The script's platform is {@code distributed-lock.jdbc.platform} when set, else the
- * {@linkplain LockDialect#platform() platform of the lock dialect} when one is given, else the JDBC driver's.
+ * {@linkplain LockDialect#platform() platform of the lock dialect} when one is given, else the one of the dialect the
+ * JDBC driver's database has ({@link LockDialects#forPlatform}: MariaDB reached through MySQL's driver included). A
+ * platform or a script location of an earlier version ({@code mysql}, {@code schema-mysql.sql}) reads the script as
+ * it is called now ({@link LockDialects#currentScriptLocation}).
  */
 public class DistributedLockDataSourceScriptDatabaseInitializer extends DataSourceScriptDatabaseInitializer {
 
-    private static final Map<DatabaseDriver, String> PLATFORMS = Map.of(DatabaseDriver.H2, "h2",
-            DatabaseDriver.POSTGRESQL, "postgresql", DatabaseDriver.MARIADB, "mysql", DatabaseDriver.MYSQL, "mysql");
 
     private final LockTableName table;
 
@@ -67,25 +68,26 @@ public class DistributedLockDataSourceScriptDatabaseInitializer extends DataSour
         if (dialect == null || StringUtils.hasText(properties.getPlatform())) {
             return properties;
         }
-        DistributedLockJdbcProperties chosen = new DistributedLockJdbcProperties();
-        chosen.setSchema(properties.getSchema());
-        chosen.setInitializeSchema(properties.getInitializeSchema());
-        chosen.setContinueOnError(properties.isContinueOnError());
-        chosen.setPlatform(dialect.platform());
-        return chosen;
+        return properties.with(properties.getSchema(), dialect.platform());
     }
 
     /** The script, its platform resolved from the properties or else the JDBC driver, and when it runs. */
     private static DatabaseInitializationSettings settings(DataSource dataSource,
             DistributedLockJdbcProperties properties) {
         PlatformPlaceholderDatabaseDriverResolver resolver = new PlatformPlaceholderDatabaseDriverResolver();
-        for (Map.Entry<DatabaseDriver, String> platform : PLATFORMS.entrySet()) {
-            resolver = resolver.withDriverPlatform(platform.getKey(), platform.getValue());
+        for (DatabaseDriver driver : DatabaseDriver.values()) {
+            LockDialect dialect = LockDialects.forPlatform(driver.getId());
+            if (dialect != null) {
+                resolver = resolver.withDriverPlatform(driver, dialect.platform());
+            }
         }
         String platform = properties.getPlatform();
+        LockDialect named = StringUtils.hasText(platform) ? LockDialects.forPlatform(platform) : null;
+        List<String> locations = StringUtils.hasText(platform)
+                ? resolver.resolveAll(named != null ? named.platform() : platform, properties.getSchema())
+                : resolver.resolveAll(dataSource, properties.getSchema());
         DatabaseInitializationSettings settings = new DatabaseInitializationSettings();
-        settings.setSchemaLocations(StringUtils.hasText(platform) ? resolver.resolveAll(platform, properties.getSchema())
-                : resolver.resolveAll(dataSource, properties.getSchema()));
+        settings.setSchemaLocations(locations.stream().map(LockDialects::currentScriptLocation).toList());
         settings.setMode(properties.getInitializeSchema());
         settings.setContinueOnError(properties.isContinueOnError());
         return settings;

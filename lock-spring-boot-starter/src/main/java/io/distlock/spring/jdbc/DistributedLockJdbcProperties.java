@@ -87,6 +87,25 @@ public class DistributedLockJdbcProperties {
         this.notifyWaiters = notifyWaiters;
     }
 
+    /**
+     * These settings with another script location and platform, for an initializer that needs them filled in.
+     *
+     * @param schema the script location
+     * @param platform the platform, or {@code null} to detect it
+     * @return a copy; these settings stay as they are
+     */
+    DistributedLockJdbcProperties with(String schema, @Nullable String platform) {
+        DistributedLockJdbcProperties copy = new DistributedLockJdbcProperties();
+        copy.setStatementTimeout(statementTimeout);
+        copy.setDurableRelease(durableRelease);
+        copy.setNotifyWaiters(notifyWaiters);
+        copy.setSchema(schema);
+        copy.setPlatform(platform);
+        copy.setInitializeSchema(initializeSchema);
+        copy.setContinueOnError(continueOnError);
+        return copy;
+    }
+
     public String getSchema() {
         return schema;
     }

@@ -7,7 +7,7 @@ import io.distlock.jdbc.dialect.LockDialect;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Creates the fencing table from the script lock-core ships for the database, renamed to the configured table, under
+ * Creates the fencing table from the script lock-jdbc ships for the database, renamed to the configured table, under
  * the lock table's initialisation mode ({@code distributed-lock.jdbc.initialize-schema}).
  */
 final class FencingTableScriptDatabaseInitializer extends DistributedLockDataSourceScriptDatabaseInitializer {
@@ -18,17 +18,8 @@ final class FencingTableScriptDatabaseInitializer extends DistributedLockDataSou
 
     FencingTableScriptDatabaseInitializer(DataSource dataSource, DistributedLockJdbcProperties jdbc,
             String fencingTable, @Nullable LockDialect dialect) {
-        super(dataSource, withFencingScript(jdbc), "distributed_locks", dialect);
+        super(dataSource, jdbc.with(SCHEMA_LOCATION, jdbc.getPlatform()), "distributed_locks", dialect);
         this.fencingTable = fencingTable;
-    }
-
-    private static DistributedLockJdbcProperties withFencingScript(DistributedLockJdbcProperties jdbc) {
-        DistributedLockJdbcProperties fencing = new DistributedLockJdbcProperties();
-        fencing.setSchema(SCHEMA_LOCATION);
-        fencing.setPlatform(jdbc.getPlatform());
-        fencing.setInitializeSchema(jdbc.getInitializeSchema());
-        fencing.setContinueOnError(jdbc.isContinueOnError());
-        return fencing;
     }
 
     @Override

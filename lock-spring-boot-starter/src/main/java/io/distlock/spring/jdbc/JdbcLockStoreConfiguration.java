@@ -257,12 +257,7 @@ class JdbcLockStoreConfiguration {
                 }
                 return jdbcProperties;
             }
-            DistributedLockJdbcProperties known = new DistributedLockJdbcProperties();
-            known.setSchema(jdbcProperties.getSchema());
-            known.setInitializeSchema(jdbcProperties.getInitializeSchema());
-            known.setContinueOnError(jdbcProperties.isContinueOnError());
-            known.setPlatform(dialect.platform());
-            return known;
+            return jdbcProperties.with(jdbcProperties.getSchema(), dialect.platform());
         }
 
         /**

@@ -14,7 +14,7 @@ class LockTableMissingFailureAnalyzer extends AbstractFailureAnalyzer<LockTableM
     protected FailureAnalysis analyze(Throwable rootFailure, LockTableMissingException cause) {
         return new FailureAnalysis(cause.getMessage(), "Create the lock table and its token sequence before the "
                 + "application starts: set distributed-lock.jdbc.initialize-schema=always to have the starter run the "
-                + "schema script at start-up, or run the script named above from the lock-core jar yourself (or with "
+                + "schema script at start-up, or run the script named above from the lock-jdbc jar yourself (or with "
                 + "your migration tool). If the table exists under another name or in another schema, set "
                 + "distributed-lock.table-name to it.", cause);
     }

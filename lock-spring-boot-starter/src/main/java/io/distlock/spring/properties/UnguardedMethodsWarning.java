@@ -9,6 +9,7 @@ import java.util.Set;
 
 import io.distlock.spring.DistributedLock;
 import io.distlock.spring.OncePerSlot;
+import io.distlock.spring.support.AdvisedMethods;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -18,7 +19,6 @@ import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.core.MethodIntrospector;
 import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.core.annotation.AnnotationUtils;
-import org.springframework.util.ClassUtils;
 
 /**
  * With {@code distributed-lock.enabled=false}, warns once all singletons exist that the context's
@@ -58,7 +58,7 @@ final class UnguardedMethodsWarning implements SmartInitializingSingleton {
         List<String> methods = new ArrayList<>();
         Set<Class<?>> seen = new HashSet<>();
         for (Iterator<String> names = beanFactory.getBeanNamesIterator(); names.hasNext();) {
-            Class<?> type = type(names.next());
+            Class<?> type = AdvisedMethods.beanType(beanFactory, names.next());
             if (type == null || !seen.add(type)) {
                 continue;
             }
@@ -79,15 +79,5 @@ final class UnguardedMethodsWarning implements SmartInitializingSingleton {
             return "@OncePerSlot";
         }
         return AnnotatedElementUtils.hasAnnotation(method, DistributedLock.class) ? "@DistributedLock" : null;
-    }
-
-    private @Nullable Class<?> type(String name) {
-        try {
-            Class<?> type = beanFactory.getType(name, false);
-            return type != null ? ClassUtils.getUserClass(type) : null;
-        }
-        catch (RuntimeException | LinkageError ex) {
-            return null;
-        }
     }
 }

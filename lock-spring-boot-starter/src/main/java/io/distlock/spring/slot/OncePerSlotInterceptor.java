@@ -1,6 +1,5 @@
 package io.distlock.spring.slot;
 
-import java.lang.reflect.Method;
 import java.time.Instant;
 import java.util.Objects;
 import java.util.function.Supplier;
@@ -10,14 +9,13 @@ import io.distlock.core.LockManager;
 import io.distlock.core.SlotOutcome;
 import io.distlock.core.SlotRequest;
 import io.distlock.spring.support.AsynchronousResults;
-import org.aopalliance.intercept.MethodInterceptor;
+import io.distlock.spring.support.DeclaredMethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import org.springframework.aop.ProxyMethodInvocation;
-import org.springframework.aop.support.AopUtils;
 
 /**
  * Runs a {@link io.distlock.spring.OncePerSlot} method through {@link LockManager#runOncePerSlot}, for the slot its
@@ -32,11 +30,9 @@ import org.springframework.aop.support.AopUtils;
  * which subscribes to its result at every run: the slot is read, claimed and run to the end of its work at each
  * subscription ({@link ReactiveSlotRuns}).
  */
-final class OncePerSlotInterceptor implements MethodInterceptor {
+final class OncePerSlotInterceptor extends DeclaredMethodInterceptor<SlotMethod> {
 
     private static final Logger logger = LoggerFactory.getLogger(OncePerSlotInterceptor.class);
-
-    private final SlotMethods slotMethods;
 
     private final Supplier<LockManager> lockManager;
 
@@ -51,21 +47,15 @@ final class OncePerSlotInterceptor implements MethodInterceptor {
      * @param schedulers the schedulers methods run on
      */
     OncePerSlotInterceptor(SlotMethods slotMethods, Supplier<LockManager> lockManager, SlotSchedulers schedulers) {
-        this.slotMethods = slotMethods;
+        super(slotMethods.declarations());
         this.lockManager = lockManager;
         this.schedulers = schedulers;
         this.reactive = AsynchronousResults.REACTOR_PRESENT ? new ReactiveSlotRuns(lockManager) : null;
     }
 
     @Override
-    public @Nullable Object invoke(MethodInvocation invocation) throws Throwable {
-        Object target = invocation.getThis();
-        Method method = invocation.getMethod();
-        Class<?> targetClass = target != null ? AopUtils.getTargetClass(target) : method.getDeclaringClass();
-        SlotMethod slotMethod = slotMethods.find(method, targetClass);
-        if (slotMethod == null) {
-            return invocation.proceed();
-        }
+    protected @Nullable Object invoke(SlotMethod slotMethod, MethodInvocation invocation, @Nullable Object target,
+            Class<?> targetClass) throws Throwable {
         SlotSchedulers.SlotScheduler scheduler = schedulers.forQualifier(slotMethod.scheduler());
         if (slotMethod.asynchronous() != null) {
             // Spring's scheduler calls a reactive method once and subscribes at every run: the slot is read then.

@@ -10,12 +10,12 @@ import java.util.stream.Collectors;
 
 import io.distlock.core.CrashPolicy;
 import io.distlock.core.LockManager;
+import io.distlock.core.SlotStore;
 import io.distlock.spring.support.AdvisedMethods;
 import io.distlock.spring.support.LockAdviceMode;
 import io.distlock.spring.support.LockDeclarationCheck;
 import io.distlock.spring.support.LockDeclarationListener;
 import io.distlock.spring.support.SelfInvocations;
-import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -23,7 +23,6 @@ import org.springframework.aop.framework.AopProxyUtils;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
-import org.springframework.util.ClassUtils;
 
 /**
  * Checks every {@link io.distlock.spring.OncePerSlot} declaration once all singletons exist, before scheduled jobs
@@ -77,7 +76,8 @@ final class OncePerSlotValidator implements LockDeclarationCheck {
                 continue;
             }
             Object singleton = beanFactory.containsSingleton(name) ? beanFactory.getSingleton(name) : null;
-            Class<?> targetClass = singleton != null ? AopProxyUtils.ultimateTargetClass(singleton) : type(name);
+            Class<?> targetClass = singleton != null ? AopProxyUtils.ultimateTargetClass(singleton)
+                    : AdvisedMethods.beanType(beanFactory, name);
             if (targetClass == null || !slotMethods.hasSlotMethods(targetClass)) {
                 continue;
             }
@@ -131,7 +131,7 @@ final class OncePerSlotValidator implements LockDeclarationCheck {
             });
         if (found && eagerStartupCheck) {
             // Before the first slot fires: a store or a lock table that cannot keep slots fails the start.
-            lockManager.getObject().repository().verifySlots();
+            SlotStore.of(lockManager.getObject().repository()).verifySlots();
         }
         Set<String> jobs = slotMethods.declaredJobs();
         listeners.orderedStream().forEach(listener -> jobs.forEach(listener::slotJobDeclared));
@@ -175,15 +175,5 @@ final class OncePerSlotValidator implements LockDeclarationCheck {
     private void warn(String warning) {
         logger.warn(warning);
         listeners.orderedStream().forEach(listener -> listener.declarationWarning(warning));
-    }
-
-    private @Nullable Class<?> type(String name) {
-        try {
-            Class<?> type = beanFactory.getType(name, false);
-            return type != null ? ClassUtils.getUserClass(type) : null;
-        }
-        catch (RuntimeException | LinkageError ex) {
-            return null;
-        }
     }
 }

@@ -5,10 +5,8 @@ import java.time.Duration;
 import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
@@ -20,14 +18,14 @@ import io.distlock.spring.autoconfigure.DistributedLockProperties;
 import io.distlock.spring.support.AdvisedMethods;
 import io.distlock.spring.support.AsynchronousResult;
 import io.distlock.spring.support.AsynchronousResults;
-import io.distlock.spring.support.DurationText;
+import io.distlock.spring.support.DeclaredAttributes;
+import io.distlock.spring.support.DeclaredMethods;
 import io.distlock.spring.support.InvalidLockDeclarationException;
 import io.distlock.spring.support.LockAdviceMode;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.factory.config.ConfigurableBeanFactory;
-import org.springframework.core.MethodClassKey;
 import org.springframework.core.MethodIntrospector;
 import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.core.annotation.AnnotationUtils;
@@ -46,7 +44,7 @@ final class SlotMethods {
 
     private final Supplier<DistributedLockProperties> properties;
 
-    private final Map<MethodClassKey, Optional<SlotMethod>> cache = new ConcurrentHashMap<>();
+    private final DeclaredMethods<SlotMethod> declarations = new DeclaredMethods<>(this::parse);
 
     /**
      * Creates the registry.
@@ -65,8 +63,12 @@ final class SlotMethods {
      * @throws InvalidLockDeclarationException when the declaration is wrong
      */
     @Nullable SlotMethod find(Method method, Class<?> targetClass) {
-        return cache.computeIfAbsent(new MethodClassKey(method, targetClass), key -> parse(method, targetClass))
-                .orElse(null);
+        return declarations.find(method, targetClass);
+    }
+
+    /** @return the declarations, parsed on first use */
+    DeclaredMethods<SlotMethod> declarations() {
+        return declarations;
     }
 
     /**
@@ -144,13 +146,13 @@ final class SlotMethods {
      * @return the declarations, each method once
      */
     List<SlotMethod> declared() {
-        return cache.values().stream().flatMap(Optional::stream).distinct().toList();
+        return declarations.declared();
     }
 
     /** The job names of the declarations parsed so far: every valid one once the context's beans were validated. */
     Set<String> declaredJobs() {
         Set<String> jobs = new java.util.TreeSet<>();
-        cache.values().forEach(parsed -> parsed.ifPresent(method -> jobs.add(method.job())));
+        declarations.declared().forEach(method -> jobs.add(method.job()));
         return jobs;
     }
 
@@ -174,14 +176,14 @@ final class SlotMethods {
             return Optional.empty();
         }
         String description = targetClass.getName() + "." + specific.getName() + "()";
-        List<String> problems = new ArrayList<>();
-        String prefix = "@OncePerSlot on " + description + ": ";
+        DeclaredAttributes problems = DeclaredAttributes.onMethod("@OncePerSlot", description,
+                beanFactory::resolveEmbeddedValue);
         if (AnnotatedElementUtils.hasAnnotation(specific, DistributedLock.class)) {
-            problems.add(prefix + "the method is also @DistributedLock; @OncePerSlot takes the job's lock itself, "
+            problems.add("the method is also @DistributedLock; @OncePerSlot takes the job's lock itself, "
                     + "so remove @DistributedLock");
         }
-        SlotTrigger trigger = trigger(specific, prefix, problems);
-        String job = resolve(declaration.job());
+        SlotTrigger trigger = trigger(specific, problems);
+        String job = resolve(problems, "job", declaration.job());
         if (job.isEmpty()) {
             job = targetClass.getName() + "." + specific.getName();
         }
@@ -189,30 +191,27 @@ final class SlotMethods {
             LockArguments.requireResource(job);
         }
         catch (IllegalArgumentException ex) {
-            problems.add(prefix + "attribute 'job' = '" + declaration.job() + "': " + ex.getMessage());
+            problems.add("job", declaration.job(), "is not a valid job name: " + ex.getMessage());
         }
-        Duration ttl = duration(prefix, "ttl", declaration.ttl(), properties.get().getDefaultTtl(), problems);
-        Duration maxHold = duration(prefix, "maxHold", declaration.maxHold(), properties.get().getMaxHold(),
-                problems);
+        Duration ttl = duration(problems, "ttl", declaration.ttl(), properties.get().getDefaultTtl());
+        Duration maxHold = duration(problems, "maxHold", declaration.maxHold(), properties.get().getMaxHold());
         Class<?> returnType = specific.getReturnType();
         AsynchronousResult asynchronous = AsynchronousResults.of(specific);
         if (asynchronous != null && asynchronous.kind() == AsynchronousResult.Kind.UNSUPPORTED) {
-            problems.add(prefix + "the method returns " + asynchronous.type() + ", which cannot be guarded: "
+            problems.add("the method returns " + asynchronous.type() + ", which cannot be guarded: "
                     + asynchronous.unsupported());
         }
         else if (asynchronous != null && asynchronous.kind() == AsynchronousResult.Kind.COMPLETION_STAGE) {
-            problems.add(prefix + "the method returns " + asynchronous.type() + ": Spring's scheduler runs no "
+            problems.add("the method returns " + asynchronous.type() + ": Spring's scheduler runs no "
                     + "future's work to its end (it refuses such @Scheduled methods), so the slot's run could not end "
                     + "with it; return a Mono or a Flux, which Spring's scheduler subscribes to, or make the method "
                     + "synchronous");
         }
         if (returnType.isPrimitive() && returnType != void.class) {
-            problems.add(prefix + "the method returns " + returnType.getName() + ", but a slot that does not run "
+            problems.add("the method returns " + returnType.getName() + ", but a slot that does not run "
                     + "here returns null; return void, a wrapper type or an Optional");
         }
-        if (!problems.isEmpty()) {
-            throw new InvalidLockDeclarationException(problems);
-        }
+        problems.throwIfAny();
         Scheduled scheduled = scheduled(specific);
         return Optional.of(new SlotMethod(specific, description, job, ttl, maxHold, declaration.onCrash(),
                 declaration.onMissed(), trigger, scheduled != null ? scheduled.scheduler() : "", asynchronous));
@@ -223,40 +222,40 @@ final class SlotMethods {
         return all.size() == 1 ? all.iterator().next() : null;
     }
 
-    private @Nullable SlotTrigger trigger(Method method, String prefix, List<String> problems) {
+    private @Nullable SlotTrigger trigger(Method method, DeclaredAttributes problems) {
         Set<Scheduled> all = AnnotatedElementUtils.getMergedRepeatableAnnotations(method, Scheduled.class);
         if (all.isEmpty()) {
-            problems.add(prefix + "the method is not @Scheduled; @OncePerSlot needs the trigger's slots, so add "
+            problems.add("the method is not @Scheduled; @OncePerSlot needs the trigger's slots, so add "
                     + "@Scheduled(cron = …) or @Scheduled(fixedRate = …), or use @DistributedLock");
             return null;
         }
         if (all.size() > 1) {
-            problems.add(prefix + "the method has " + all.size() + " @Scheduled triggers; their slots would mix, so "
+            problems.add("the method has " + all.size() + " @Scheduled triggers; their slots would mix, so "
                     + "give each trigger a method and a job of its own");
             return null;
         }
         Scheduled scheduled = all.iterator().next();
-        String cron = resolve(scheduled.cron());
+        String cron = resolve(problems, "@Scheduled cron", scheduled.cron());
         if (!cron.isEmpty()) {
             if (Scheduled.CRON_DISABLED.equals(cron)) {
                 return null;
             }
             try {
-                String zone = resolve(scheduled.zone());
+                String zone = resolve(problems, "@Scheduled zone", scheduled.zone());
                 return new SlotTrigger.Cron(CronExpression.parse(cron), cron,
                         zone.isEmpty() ? ZoneId.systemDefault() : ZoneId.of(zone), !zone.isEmpty());
             }
             catch (RuntimeException ex) {
-                problems.add(prefix + "the @Scheduled cron '" + cron + "' or zone '" + scheduled.zone()
+                problems.add("the @Scheduled cron '" + cron + "' or zone '" + scheduled.zone()
                         + "' does not parse: " + ex.getMessage());
                 return null;
             }
         }
-        Duration rate = rate(scheduled, prefix, problems);
+        Duration rate = rate(scheduled, problems);
         if (rate != null) {
             return new SlotTrigger.FixedRate(rate);
         }
-        problems.add(prefix + (scheduled.fixedDelay() >= 0 || !scheduled.fixedDelayString().isEmpty()
+        problems.add((scheduled.fixedDelay() >= 0 || !scheduled.fixedDelayString().isEmpty()
                 ? "its @Scheduled trigger is a fixed delay, whose runs follow each other's end and define no slots"
                 : "its @Scheduled trigger runs once (an initial delay alone) and defines no slots")
                 + "; use cron or fixedRate");
@@ -264,68 +263,49 @@ final class SlotMethods {
     }
 
     /** The fixed rate, read as Spring's scheduling reads it ({@code 1s}, {@code PT1S}, or a number in its unit). */
-    private @Nullable Duration rate(Scheduled scheduled, String prefix, List<String> problems) {
+    private @Nullable Duration rate(Scheduled scheduled, DeclaredAttributes problems) {
         TimeUnit unit = scheduled.timeUnit();
         if (scheduled.fixedRate() >= 0) {
-            return wholeRate(Duration.of(scheduled.fixedRate(), unit.toChronoUnit()), prefix, problems);
+            return wholeRate(Duration.of(scheduled.fixedRate(), unit.toChronoUnit()), problems);
         }
-        String text = resolve(scheduled.fixedRateString());
+        String text = resolve(problems, "@Scheduled fixedRateString", scheduled.fixedRateString());
         if (text.isEmpty()) {
             return null;
         }
         try {
             return wholeRate(DurationFormatterUtils.detectAndParse(text,
-                    DurationFormat.Unit.fromChronoUnit(unit.toChronoUnit())), prefix, problems);
+                    DurationFormat.Unit.fromChronoUnit(unit.toChronoUnit())), problems);
         }
         catch (RuntimeException ex) {
-            problems.add(prefix + "the @Scheduled fixedRate '" + text + "' does not parse: " + ex.getMessage());
+            problems.add("the @Scheduled fixedRate '" + text + "' does not parse: " + ex.getMessage());
             return null;
         }
     }
 
-    private static @Nullable Duration wholeRate(Duration rate, String prefix, List<String> problems) {
+    private static @Nullable Duration wholeRate(Duration rate, DeclaredAttributes problems) {
         if (rate.toMillis() < 1 || rate.getNano() % 1_000_000 != 0) {
-            problems.add(prefix + "the @Scheduled fixed rate " + rate + " must be a positive whole number of "
+            problems.add("the @Scheduled fixed rate " + rate + " must be a positive whole number of "
                     + "milliseconds to define slots");
             return null;
         }
         return rate;
     }
 
-    private Duration duration(String prefix, String attribute, String declared, Duration fallback,
-            List<String> problems) {
-        String text = resolve(declared);
-        if (text.isEmpty()) {
-            return fallback;
-        }
-        String shown = "attribute '" + attribute + "' = '" + declared + "' "
-                + (text.equals(declared.strip()) ? "" : "(resolved '" + text + "') ");
-        Duration value;
-        try {
-            value = DurationText.parse(text);
-        }
-        catch (IllegalArgumentException ex) {
-            problems.add(prefix + shown + ex.getMessage());
-            return fallback;
-        }
-        try {
-            LockArguments.requireWholeMillis(attribute, LockArguments.requireDuration(attribute, value,
-                    LockArguments.MIN_TTL, LockRequest.MAX_DURATION));
-            return value;
-        }
-        catch (IllegalArgumentException ex) {
-            String message = String.valueOf(ex.getMessage());
-            problems.add(prefix + shown + (message.startsWith(attribute) ? message.substring(attribute.length())
-                    .strip() : message));
-            return fallback;
-        }
+    /** A duration attribute, read and bounded as every declaration's; the fallback after a problem. */
+    private static Duration duration(DeclaredAttributes problems, String attribute, String declared,
+            Duration fallback) {
+        Duration value = problems.duration(attribute, declared, fallback);
+        value = problems.wholeMillis(attribute, declared, problems.within(attribute, declared, value,
+                LockArguments.MIN_TTL, LockRequest.MAX_DURATION, null));
+        return value != null ? value : fallback;
     }
 
-    private String resolve(String value) {
-        if (!StringUtils.hasText(value)) {
+    /** A text attribute with its placeholders resolved, stripped; empty when blank or after a problem. */
+    private static String resolve(DeclaredAttributes problems, String attribute, String declared) {
+        if (!StringUtils.hasText(declared)) {
             return "";
         }
-        String resolved = beanFactory.resolveEmbeddedValue(value);
+        String resolved = problems.text(attribute, declared);
         return resolved != null ? resolved.strip() : "";
     }
 }

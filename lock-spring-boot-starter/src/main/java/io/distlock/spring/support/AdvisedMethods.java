@@ -5,9 +5,13 @@ import java.lang.reflect.Modifier;
 
 import org.aopalliance.aop.Advice;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import org.springframework.aop.Advisor;
 import org.springframework.aop.framework.Advised;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+import org.springframework.util.ClassUtils;
 
 /**
  * Whether an annotated method can be guarded by a Spring AOP proxy at all, and whether a bean was proxied with an
@@ -15,6 +19,8 @@ import org.springframework.aop.framework.Advised;
  * start-up.
  */
 public final class AdvisedMethods {
+
+    private static final Logger logger = LoggerFactory.getLogger(AdvisedMethods.class);
 
     private AdvisedMethods() {
     }
@@ -38,6 +44,25 @@ public final class AdvisedMethods {
             return "final";
         }
         return null;
+    }
+
+    /**
+     * The user class of a bean as its definition says, without creating it: what the start-up checks read the
+     * declarations of a bean not created yet from.
+     *
+     * @param beanFactory the factory
+     * @param name the bean's name
+     * @return the class, or {@code null} when it cannot be determined (told at DEBUG)
+     */
+    public static @Nullable Class<?> beanType(ConfigurableListableBeanFactory beanFactory, String name) {
+        try {
+            Class<?> type = beanFactory.getType(name, false);
+            return type != null ? ClassUtils.getUserClass(type) : null;
+        }
+        catch (RuntimeException | LinkageError ex) {
+            logger.debug("Cannot determine the type of bean '{}'; its lock declarations are not checked", name, ex);
+            return null;
+        }
     }
 
     /**

@@ -11,6 +11,7 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
+import io.distlock.core.BatchRenewal;
 import io.distlock.core.LeaseKey;
 import io.distlock.core.LockRecord;
 import io.distlock.core.LockRepository;
@@ -20,7 +21,7 @@ import io.distlock.core.RenewResult;
 /**
  * A lock table in a map, for measuring what the aspect itself costs without a database in the way.
  */
-final class InMemoryLockRepository implements LockRepository {
+final class InMemoryLockRepository implements LockRepository, BatchRenewal {
 
     private final Map<String, LockRecord> rows = new ConcurrentHashMap<>();
 

@@ -8,6 +8,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
+import io.distlock.core.ForcedRelease;
 import io.distlock.core.Lease;
 import io.distlock.core.LockLostException;
 import io.distlock.core.LockManager;
@@ -261,7 +262,7 @@ abstract class ReactiveDistributedLockContractTests {
         CompletableFuture<String> result = jobs.monoThrow(resource).toFuture();
         await().atMost(Duration.ofSeconds(10)).until(() -> repository.find(resource).isPresent());
         long token = repository.find(resource).orElseThrow().token();
-        repository.forceRelease(resource, token);
+        ForcedRelease.of(repository).forceRelease(resource, token);
         Lease thief = holdElsewhere(resource);
         try {
             // The watchdog's next renewal finds it held by another owner.

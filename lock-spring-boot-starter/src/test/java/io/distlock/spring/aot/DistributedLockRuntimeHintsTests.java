@@ -52,7 +52,7 @@ class DistributedLockRuntimeHintsTests {
         Resource[] scripts = new PathMatchingResourcePatternResolver()
             .getResources("classpath*:" + DistributedLockRuntimeHints.SCRIPTS);
         assertThat(scripts).extracting(Resource::getFilename).contains("schema-h2.sql", "schema-postgresql.sql",
-                "schema-mysql.sql", "upgrade-slots-h2.sql", "fencing-schema-postgresql.sql");
+                "schema-mariadb.sql", "upgrade-slots-h2.sql", "fencing-schema-postgresql.sql");
         for (Resource script : scripts) {
             assertThat(RuntimeHintsPredicates.resource().forResource("io/distlock/jdbc/dialect/"
                     + script.getFilename())).as(script.getFilename()).accepts(hints);

@@ -84,7 +84,7 @@ class LockSnapshotsTests {
     }
 
     /** A store whose reads wait for a gate, or fail. */
-    static final class Store implements LockRepository {
+    static final class Store implements LockRepository, io.distlock.core.BatchRenewal {
 
         volatile CountDownLatch gate = new CountDownLatch(1);
 

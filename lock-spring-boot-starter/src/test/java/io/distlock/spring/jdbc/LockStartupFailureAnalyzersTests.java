@@ -45,10 +45,10 @@ class LockStartupFailureAnalyzersTests {
                     + "owner, token, acquired_at, expires_at) or its token sequence 'distributed_locks_token_seq' "
                     + "is missing in H2: ")
                 .contains("Create them with the script io/distlock/jdbc/dialect/schema-h2.sql from the "
-                        + "lock-core jar");
+                        + "lock-jdbc jar");
             assertThat(analysis.getAction()).isEqualTo("Create the lock table and its token sequence before the "
                     + "application starts: set distributed-lock.jdbc.initialize-schema=always to have the starter "
-                    + "run the schema script at start-up, or run the script named above from the lock-core jar "
+                    + "run the schema script at start-up, or run the script named above from the lock-jdbc jar "
                     + "yourself (or with your migration tool). If the table exists under another name or in another "
                     + "schema, set distributed-lock.table-name to it.");
         });

@@ -28,6 +28,7 @@ import io.distlock.core.SlotOutcome;
 import io.distlock.core.SlotRequest;
 import io.distlock.core.SlotRun;
 import io.distlock.core.SlotRunOutcome;
+import io.distlock.core.SlotStore;
 import io.distlock.jdbc.LockTableName;
 import io.distlock.testsupport.TestDatabase;
 import org.h2.tools.Server;
@@ -108,9 +109,10 @@ class OncePerSlotCrashTests {
         LockRepository repository = contexts.get(0).getBean(LockRepository.class);
 
         // The other replica's next claim finds the killed run unfinished.
-        await().atMost(Duration.ofSeconds(30)).until(() -> repository.recentSlotRuns(job, 10).stream()
+        await().atMost(Duration.ofSeconds(30)).until(() -> SlotStore.of(repository).recentSlotRuns(job, 10).stream()
                 .anyMatch(run -> run.slot().equals(slot) && run.outcome() == SlotRunOutcome.CRASHED));
-        assertThat(repository.recentSlotRuns(job, 10)).filteredOn(run -> run.slot().equals(slot)).singleElement()
+        assertThat(SlotStore.of(repository).recentSlotRuns(job, 10)).filteredOn(run -> run.slot().equals(slot))
+                .singleElement()
                 .satisfies(run -> {
                     assertThat(run.run()).isOne();
                     assertThat(run.token()).isEqualTo(crash.token());
@@ -154,9 +156,10 @@ class OncePerSlotCrashTests {
                     assertThat(run.run()).isEqualTo(2);
                     assertThat(run.token()).isGreaterThan(crash.token());
                 });
-        await().atMost(Duration.ofSeconds(10)).until(() -> repository.recentSlotRuns(job, 10).stream()
+        await().atMost(Duration.ofSeconds(10)).until(() -> SlotStore.of(repository).recentSlotRuns(job, 10).stream()
                 .anyMatch(run -> run.slot().equals(slot) && run.outcome() == SlotRunOutcome.SUCCEEDED));
-        List<SlotRun> runs = repository.recentSlotRuns(job, 10).stream().filter(run -> run.slot().equals(slot))
+        List<SlotRun> runs = SlotStore.of(repository).recentSlotRuns(job, 10).stream()
+                .filter(run -> run.slot().equals(slot))
                 .toList();
         assertThat(runs).extracting(SlotRun::run, SlotRun::outcome, SlotRun::token).containsExactly(
                 org.assertj.core.groups.Tuple.tuple(2, SlotRunOutcome.SUCCEEDED, CrashingReplica.RUNS.stream()

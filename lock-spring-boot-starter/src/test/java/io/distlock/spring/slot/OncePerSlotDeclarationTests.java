@@ -54,6 +54,17 @@ class OncePerSlotDeclarationTests {
     }
 
     @Test
+    void unresolvablePlaceholdersAreAllReportedAsTheyAreForDistributedLock() {
+        String method = "@OncePerSlot on " + UnresolvablePlaceholders.class.getName() + ".run(): ";
+        runner.withBean(UnresolvablePlaceholders.class).run(context -> assertThat(context).getFailure()
+                .isInstanceOf(io.distlock.spring.support.InvalidLockDeclarationException.class)
+                .hasMessageContaining(method + "attribute 'job' = '${no.such.job}' has a placeholder that cannot be "
+                        + "resolved")
+                .hasMessageContaining(method + "attribute 'ttl' = '${no.such.ttl}' has a placeholder that cannot be "
+                        + "resolved"));
+    }
+
+    @Test
     void durationsWithoutAUnitAreRefusedRatherThanReadAsMilliseconds() {
         String unitless = "has no unit: a number alone is not read as milliseconds; use ISO-8601 such as PT30S, or a "
                 + "number with a unit such as 30s or 500ms (ns, us, ms, s, m, h, d)";
@@ -78,7 +89,8 @@ class OncePerSlotDeclarationTests {
                 + "NOT NULL, token BIGINT NOT NULL, acquired_at TIMESTAMP(6) WITH TIME ZONE NOT NULL, expires_at "
                 + "TIMESTAMP(6) WITH TIME ZONE NOT NULL)", "distributed-lock.jdbc.initialize-schema=never")
             .withBean(Fine.class)
-            .run(context -> assertThat(context).getFailure().hasStackTraceContaining("upgrade-slots-h2.sql"));
+            .run(context -> assertThat(context).getFailure()
+                    .hasStackTraceContaining("upgrade-slots-h2.sql, then io/distlock/jdbc/dialect/schema-h2.sql"));
     }
 
     @Test
@@ -395,6 +407,15 @@ class OncePerSlotDeclarationTests {
 
         @Scheduled(cron = "0 * * * * *")
         @OncePerSlot(ttl = "30", maxHold = "${jobs.max-hold}")
+        public void run() {
+        }
+    }
+
+    /** Placeholders no property resolves. */
+    static class UnresolvablePlaceholders {
+
+        @Scheduled(cron = "0 * * * * *")
+        @OncePerSlot(job = "${no.such.job}", ttl = "${no.such.ttl}")
         public void run() {
         }
     }

@@ -25,6 +25,7 @@ import io.distlock.core.SlotOutcome;
 import io.distlock.core.SlotRequest;
 import io.distlock.core.SlotRunOutcome;
 import io.distlock.core.SlotSchedule;
+import io.distlock.core.SlotStore;
 import io.distlock.core.TimeSource;
 import io.distlock.jdbc.JdbcLockRepository;
 import io.distlock.jdbc.LockTableName;
@@ -304,7 +305,7 @@ class OncePerSlotProperties {
     }
 
     /** A store that fails claims while down, and keeps a crashing holder's lease and run unfinished. */
-    static final class FaultyRepository extends DelegatingLockRepository {
+    static final class FaultyRepository extends DelegatingLockRepository implements SlotStore {
 
         volatile boolean outage;
 
@@ -319,14 +320,24 @@ class OncePerSlotProperties {
             if (outage) {
                 throw new DataAccessResourceFailureException("the store is down (simulated)");
             }
-            return super.claimSlot(job, owner, slot, rerunUnfinished);
+            return SlotStore.of(delegate()).claimSlot(job, owner, slot, rerunUnfinished);
         }
 
         @Override
         public void finishSlot(String job, Instant slot, long token, SlotRunOutcome outcome) {
             if (!crashing) {
-                super.finishSlot(job, slot, token, outcome);
+                SlotStore.of(delegate()).finishSlot(job, slot, token, outcome);
             }
+        }
+
+        @Override
+        public void verifySlots() {
+            SlotStore.of(delegate()).verifySlots();
+        }
+
+        @Override
+        public List<io.distlock.core.SlotRun> recentSlotRuns(@Nullable String job, int limit) {
+            return SlotStore.of(delegate()).recentSlotRuns(job, limit);
         }
 
         @Override

@@ -19,6 +19,7 @@ import java.util.stream.Collectors;
 import io.distlock.core.CrashPolicy;
 import io.distlock.core.LockRepository;
 import io.distlock.core.SlotExecution;
+import io.distlock.core.SlotStore;
 import io.distlock.jdbc.LockTableName;
 import io.distlock.spring.OncePerSlot;
 import io.distlock.spring.aop.DistributedLockAopAutoConfiguration;
@@ -140,7 +141,7 @@ class OncePerSlotSchedulingTests {
                 "replica.name=survivor", "replica.offset=" + offset, "replica.threads=1",
                 "replica.hold-first=PT4S")) {
             await().atMost(Duration.ofSeconds(30)).until(() -> !slotsOf(job).isEmpty());
-            assertThat(replica.getBean(LockRepository.class).recentSlotRuns(job, 10)).singleElement()
+            assertThat(SlotStore.of(replica.getBean(LockRepository.class)).recentSlotRuns(job, 10)).singleElement()
                     .satisfies(run -> assertThat(run.startedAt()).as("after the holder's lease ran out")
                             .isAfterOrEqualTo(HolderOfTheFirstSlot.expiresAt));
         }

@@ -13,6 +13,7 @@ import io.distlock.core.LockRepository;
 import io.distlock.core.SlotExecution;
 import io.distlock.core.SlotRun;
 import io.distlock.core.SlotRunOutcome;
+import io.distlock.core.SlotStore;
 import io.distlock.jdbc.LockTableName;
 import io.distlock.spring.LockContext;
 import io.distlock.spring.OncePerSlot;
@@ -60,7 +61,7 @@ class ReactiveOncePerSlotTests {
             Instant joined = Instant.now().plusSeconds(1);
             await().atMost(Duration.ofSeconds(30)).until(() -> runs.stream().filter(run -> run.slot().isAfter(joined))
                     .map(Run::slot).distinct().count() >= 4);
-            history = first.getBean(LockRepository.class).recentSlotRuns(job, 50);
+            history = SlotStore.of(first.getBean(LockRepository.class)).recentSlotRuns(job, 50);
         }
         finally {
             if (database != TestDatabase.H2) {
@@ -88,7 +89,8 @@ class ReactiveOncePerSlotTests {
         try (ConfigurableApplicationContext replica = replica(database, new LockTableName("dl_rx_" + tag), job,
                 "failing")) {
             LockRepository repository = replica.getBean(LockRepository.class);
-            await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(repository.recentSlotRuns(job, 50))
+            await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(SlotStore.of(repository)
+                    .recentSlotRuns(job, 50))
                     .extracting(SlotRun::outcome).contains(SlotRunOutcome.FAILED));
         }
     }
