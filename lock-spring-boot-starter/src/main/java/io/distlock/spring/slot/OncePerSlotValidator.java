@@ -153,7 +153,7 @@ final class OncePerSlotValidator implements LockDeclarationCheck {
 
     private void warnOfHazards(List<SlotMethod> declared) {
         List<String> zoneless = declared.stream()
-                .filter(method -> method.trigger() instanceof SlotTrigger.Cron cron && !cron.zoneDeclared())
+                .filter(method -> zoneless(method.trigger()))
                 .map(SlotMethod::description).distinct().sorted().toList();
         if (!zoneless.isEmpty()) {
             warn("@OncePerSlot cron jobs without a zone follow this JVM's default zone (" + java.time.ZoneId
@@ -169,6 +169,14 @@ final class OncePerSlotValidator implements LockDeclarationCheck {
                 + String.join(", ", methods) + ") are on the scheduler '" + scheduler + "', which has one thread: a "
                 + "crashed slot is run again on that thread, after every other job queued before it; give the "
                 + "scheduler two threads or more (spring.task.scheduling.pool.size)"));
+    }
+
+    /** Whether a trigger has a cron without a declared zone. */
+    private static boolean zoneless(@org.jspecify.annotations.Nullable SlotTrigger trigger) {
+        if (trigger instanceof SlotTrigger.AnyOf any) {
+            return any.triggers().stream().anyMatch(OncePerSlotValidator::zoneless);
+        }
+        return trigger instanceof SlotTrigger.Cron cron && !cron.zoneDeclared();
     }
 
     /** Logs a hazard at WARN and tells the {@link LockDeclarationListener}s. */

@@ -10,7 +10,8 @@ import io.distlock.core.SlotSchedule;
 
 /**
  * The application's {@link io.distlock.spring.OncePerSlot} jobs as declared, for what reports on them, such as the
- * lock dashboard: each job's name, schedule and policies. Complete once the context has started, when every
+ * lock dashboard: each job's name, schedule and policies; a job whose cron is disabled ({@code "-"}) has no slots and
+ * is not listed. Complete once the context has started, when every
  * declaration has been checked.
  */
 public final class SlotJobs {
@@ -28,6 +29,7 @@ public final class SlotJobs {
      */
     public List<SlotJob> declared() {
         return slotMethods.declared().stream()
+                .filter(method -> method.trigger() != null)
                 .map(method -> new SlotJob(method.job(), method.description(), method.trigger().description(),
                         method.trigger(), method.onCrash(), method.onMissed()))
                 .sorted(Comparator.comparing(SlotJob::job))

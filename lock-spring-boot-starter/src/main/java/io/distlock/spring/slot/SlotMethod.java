@@ -3,6 +3,7 @@ package io.distlock.spring.slot;
 import java.lang.reflect.Method;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Objects;
 
 import io.distlock.core.CrashPolicy;
 import io.distlock.core.MissedSlotPolicy;
@@ -20,13 +21,15 @@ import org.jspecify.annotations.Nullable;
  * @param maxHold how long the watchdog renews at most
  * @param onCrash what happens to a crashed slot
  * @param onMissed what happens to missed slots
- * @param trigger the slots the method's trigger defines
+ * @param trigger the slots the method's trigger defines, or {@code null} when its cron is disabled
+ *     ({@code "-"}): Spring's scheduler never runs it, and a direct call claims no slot
  * @param scheduler the qualifier of the {@code @Scheduled} method's scheduler, or empty for the default one
  * @param asynchronous how a reactive result (which Spring's scheduler subscribes to) is run to its end within the
  *     slot's run; {@code null} for a synchronous method
  */
 record SlotMethod(Method method, String description, String job, Duration ttl, Duration maxHold, CrashPolicy onCrash,
-        MissedSlotPolicy onMissed, SlotTrigger trigger, String scheduler, @Nullable AsynchronousResult asynchronous) {
+        MissedSlotPolicy onMissed, @Nullable SlotTrigger trigger, String scheduler,
+        @Nullable AsynchronousResult asynchronous) {
 
     /** The longest a run waits for the job's lock held elsewhere: it holds the scheduler's thread meanwhile. */
     static final Duration SHORT_WAIT = Duration.ofMillis(500);
@@ -42,6 +45,7 @@ record SlotMethod(Method method, String description, String job, Duration ttl, D
      * @return the request for the slot this run is for
      */
     SlotRequest request(Instant now) {
+        SlotTrigger trigger = Objects.requireNonNull(this.trigger, "a disabled cron has no slots");
         Instant slot = trigger.slotAt(now);
         SlotRequest request = new SlotRequest(job, slot, ttl, maxHold, Duration.ZERO, onCrash, onMissed, trigger, job);
         return request.withMaxWait(shortWait(request, now));
@@ -55,7 +59,7 @@ record SlotMethod(Method method, String description, String job, Duration ttl, D
      * @return at most {@link #SHORT_WAIT} and a quarter of the time to the next slot; zero once that slot is near
      */
     Duration shortWait(SlotRequest request, Instant now) {
-        Instant next = trigger.next(request.slot());
+        Instant next = Objects.requireNonNull(trigger, "a disabled cron has no slots").next(request.slot());
         Duration untilNext = next == null ? ttl : Duration.between(now, next).minus(SlotTrigger.EARLY);
         if (untilNext.isNegative()) {
             return Duration.ZERO;

@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TimeZone;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
@@ -33,6 +34,7 @@ import org.springframework.format.annotation.DurationFormat;
 import org.springframework.format.datetime.standard.DurationFormatterUtils;
 import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.scheduling.support.CronExpression;
+import org.springframework.util.ClassUtils;
 import org.springframework.util.StringUtils;
 
 /**
@@ -169,7 +171,9 @@ final class SlotMethods {
                         .findMergedAnnotation(method, OncePerSlot.class)).keySet();
     }
 
-    private Optional<SlotMethod> parse(Method method, Class<?> targetClass) {
+    private Optional<SlotMethod> parse(Method method, Class<?> beanClass) {
+        // The class as written: a @Configuration class's CGLIB subclass names no job and overrides no declaration.
+        Class<?> targetClass = ClassUtils.getUserClass(beanClass);
         Method specific = AopUtils.getMostSpecificMethod(method, targetClass);
         OncePerSlot declaration = AnnotatedElementUtils.findMergedAnnotation(specific, OncePerSlot.class);
         if (declaration == null) {
@@ -217,9 +221,10 @@ final class SlotMethods {
                 declaration.onMissed(), trigger, scheduled != null ? scheduled.scheduler() : "", asynchronous));
     }
 
+    /** The first of a method's {@code @Scheduled} annotations: all name one scheduler, or the start fails. */
     private static @Nullable Scheduled scheduled(Method method) {
         Set<Scheduled> all = AnnotatedElementUtils.getMergedRepeatableAnnotations(method, Scheduled.class);
-        return all.size() == 1 ? all.iterator().next() : null;
+        return all.isEmpty() ? null : all.iterator().next();
     }
 
     private @Nullable SlotTrigger trigger(Method method, DeclaredAttributes problems) {
@@ -230,24 +235,38 @@ final class SlotMethods {
             return null;
         }
         if (all.size() > 1) {
-            problems.add("the method has " + all.size() + " @Scheduled triggers; their slots would mix, so "
-                    + "give each trigger a method and a job of its own");
-            return null;
+            if (all.stream().map(Scheduled::scheduler).distinct().count() > 1) {
+                problems.add("the method's " + all.size() + " @Scheduled triggers name different schedulers, whose "
+                        + "clocks would label one job's slots differently; give them one scheduler");
+                return null;
+            }
+            List<SlotTrigger> triggers = new ArrayList<>();
+            for (Scheduled scheduled : all) {
+                SlotTrigger trigger = trigger(scheduled, problems);
+                if (trigger != null) {
+                    triggers.add(trigger);
+                }
+            }
+            // Spring schedules no disabled cron: the others define the slots.
+            return triggers.isEmpty() ? null : triggers.size() == 1 ? triggers.get(0) : new SlotTrigger.AnyOf(triggers);
         }
-        Scheduled scheduled = all.iterator().next();
+        return trigger(all.iterator().next(), problems);
+    }
+
+    private @Nullable SlotTrigger trigger(Scheduled scheduled, DeclaredAttributes problems) {
         String cron = resolve(problems, "@Scheduled cron", scheduled.cron());
         if (!cron.isEmpty()) {
             if (Scheduled.CRON_DISABLED.equals(cron)) {
                 return null;
             }
+            String zone = resolve(problems, "@Scheduled zone", scheduled.zone());
+            ZoneId zoneId = zone(zone, problems);
             try {
-                String zone = resolve(problems, "@Scheduled zone", scheduled.zone());
-                return new SlotTrigger.Cron(CronExpression.parse(cron), cron,
-                        zone.isEmpty() ? ZoneId.systemDefault() : ZoneId.of(zone), !zone.isEmpty());
+                CronExpression expression = CronExpression.parse(cron);
+                return zoneId != null ? new SlotTrigger.Cron(expression, cron, zoneId, !zone.isEmpty()) : null;
             }
             catch (RuntimeException ex) {
-                problems.add("the @Scheduled cron '" + cron + "' or zone '" + scheduled.zone()
-                        + "' does not parse: " + ex.getMessage());
+                problems.add("the @Scheduled cron '" + cron + "' does not parse: " + ex.getMessage());
                 return null;
             }
         }
@@ -260,6 +279,26 @@ final class SlotMethods {
                 : "its @Scheduled trigger runs once (an initial delay alone) and defines no slots")
                 + "; use cron or fixedRate");
         return null;
+    }
+
+    /**
+     * The zone of a cron, read exactly as Spring's scheduling reads it for its {@code CronTrigger}: a declared zone
+     * through {@link StringUtils#parseTimeZoneString} (old short IDs such as {@code PST}, and {@code GMT+1}, are
+     * {@link TimeZone} IDs), none as the JVM's default {@link TimeZone}; a zone Spring refuses is refused with
+     * Spring's reason.
+     */
+    private static @Nullable ZoneId zone(String zone, DeclaredAttributes problems) {
+        if (zone.isEmpty()) {
+            return TimeZone.getDefault().toZoneId();
+        }
+        try {
+            return StringUtils.parseTimeZoneString(zone).toZoneId();
+        }
+        catch (IllegalArgumentException ex) {
+            problems.add("the @Scheduled zone '" + zone + "' is refused by Spring's scheduling: " + ex.getMessage()
+                    + "; use a region ID such as Europe/Berlin, or GMT+01:00");
+            return null;
+        }
     }
 
     /** The fixed rate, read as Spring's scheduling reads it ({@code 1s}, {@code PT1S}, or a number in its unit). */

@@ -13,8 +13,9 @@ import org.springframework.scheduling.support.CronExpression;
 
 /**
  * The slots a {@code @Scheduled} trigger defines: the fire times of a cron expression in its zone, or the windows of
- * a fixed rate aligned to the epoch. A run's slot is the latest fire time at or just before the moment it starts on
- * the scheduler's clock, so every replica labels the same slot the same way, whatever its clock says.
+ * a fixed rate aligned to the epoch, or the fire times of several triggers together. A run's slot is the latest fire
+ * time at or just before the moment it starts on the scheduler's clock, so every replica labels the same slot the
+ * same way, whatever its clock says.
  */
 sealed interface SlotTrigger extends SlotSchedule {
 
@@ -90,6 +91,36 @@ sealed interface SlotTrigger extends SlotSchedule {
         @Override
         public String description() {
             return "cron \"" + text + "\" in " + zone;
+        }
+    }
+
+    /**
+     * The triggers of a method with several {@code @Scheduled} annotations ({@code @Schedules}): its slots are the
+     * fire times of them all, so a run of any of them is labelled with the latest fire time of any, and two triggers
+     * that fire at one instant label one slot, which runs once.
+     *
+     * @param triggers the triggers, two or more
+     */
+    record AnyOf(java.util.List<SlotTrigger> triggers) implements SlotTrigger {
+
+        public AnyOf {
+            triggers = java.util.List.copyOf(triggers);
+        }
+
+        @Override
+        public Instant slotAt(Instant now) {
+            return triggers.stream().map(trigger -> trigger.slotAt(now)).max(Instant::compareTo).orElseThrow();
+        }
+
+        @Override
+        public @Nullable Instant next(Instant after) {
+            return triggers.stream().map(trigger -> trigger.next(after)).filter(java.util.Objects::nonNull)
+                    .min(Instant::compareTo).orElse(null);
+        }
+
+        @Override
+        public String description() {
+            return String.join(" or ", triggers.stream().map(SlotTrigger::description).toList());
         }
     }
 

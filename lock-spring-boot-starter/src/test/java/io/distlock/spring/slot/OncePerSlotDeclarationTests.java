@@ -218,6 +218,144 @@ class OncePerSlotDeclarationTests {
                 "its @Scheduled trigger runs once (an initial delay alone) and defines no slots"));
     }
 
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = { "PST", "EST", "CTT", "GMT+1", "GMT-0930",
+            "America/New_York" })
+    void aZoneSpringAcceptsLabelsSlotsInTheZoneSpringsCronTriggerFiresIn(String zone) {
+        runner.withBean(ZoneFromProperty.class).withPropertyValues("test.zone=" + zone).run(context -> {
+            assertThat(context).hasNotFailed();
+            java.util.TimeZone spring = org.springframework.util.StringUtils.parseTimeZoneString(zone);
+            SlotTrigger.Cron cron = (SlotTrigger.Cron) context.getBean(SlotMethods.class).declared().get(0).trigger();
+            assertThat(cron.zone()).isEqualTo(spring.toZoneId());
+            java.time.Instant from = java.time.Instant.parse("2026-06-01T00:00:00Z");
+            for (int day = 0; day < 3; day++, from = from.plus(java.time.Duration.ofDays(1))) {
+                java.time.Instant fire = new org.springframework.scheduling.support.CronTrigger("0 0 9 * * *", spring)
+                        .nextExecution(new org.springframework.scheduling.support.SimpleTriggerContext(
+                                java.time.Clock.fixed(from, java.time.ZoneOffset.UTC)));
+                assertThat(cron.next(from)).as("the fire time after %s", from).isEqualTo(fire);
+                assertThat(cron.slotAt(fire.plusSeconds(5))).isEqualTo(fire);
+            }
+        });
+    }
+
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = { "UTC+01:00", "Mars/Olympus_Mons", "+02:00" })
+    void aZoneSpringRefusesIsRefusedWithSpringsReasonNamingTheMethod(String zone) {
+        String reason = org.assertj.core.api.Assertions.catchThrowable(
+                () -> org.springframework.util.StringUtils.parseTimeZoneString(zone)).getMessage();
+        runner.withBean(ZoneFromProperty.class).withPropertyValues("test.zone=" + zone).run(context -> assertThat(
+                context).getFailure().hasMessageContaining("@OncePerSlot on " + ZoneFromProperty.class.getName()
+                        + ".run(): the @Scheduled zone '" + zone + "' is refused by Spring's scheduling: " + reason));
+    }
+
+    @Test
+    void twoBeansOfTwoClassesNamingOneJobThroughPlaceholdersAreRefused() {
+        runner.withBean(ZoneFromProperty.class).withBean(SharedThroughPlaceholder.class)
+            .withPropertyValues("test.zone=UTC", "test.job=nightly").run(context -> assertThat(context).getFailure()
+                .hasMessageContaining("@OncePerSlot job 'nightly' is declared by 2 methods (")
+                .hasMessageContaining(ZoneFromProperty.class.getName() + ".run()")
+                .hasMessageContaining(SharedThroughPlaceholder.class.getName() + ".run()"));
+    }
+
+    @Test
+    void aDisabledCronStartsAndIsNotListedAsAJobWithSlots() {
+        runner.withBean(Disabled.class).withBean(Zoned.class).run(context -> {
+            assertThat(context).hasNotFailed();
+            assertThat(context.getBean(SlotJobs.class).declared()).extracting(SlotJobs.SlotJob::job)
+                    .containsExactly("zoned");
+        });
+    }
+
+    @Test
+    void aJobOnAConfigurationClassIsNamedAfterTheClassAsWrittenNotItsGeneratedSubclass() {
+        runner.withUserConfiguration(JobConfiguration.class).run(context -> {
+            assertThat(context).hasNotFailed();
+            assertThat(context.getBean(SlotMethods.class).declared()).singleElement().satisfies(method -> {
+                assertThat(method.job()).isEqualTo(JobConfiguration.class.getName() + ".run");
+                assertThat(method.description()).isEqualTo(JobConfiguration.class.getName() + ".run()");
+            });
+        });
+    }
+
+    @Test
+    void aFixedRateWithAnInitialDelayAndATimeUnitStartsWithTheRateInItsUnit() {
+        runner.withBean(DelayedRate.class).run(context -> {
+            assertThat(context).hasNotFailed();
+            assertThat(context.getBean(SlotMethods.class).declared()).singleElement()
+                    .satisfies(method -> assertThat(method.trigger().period())
+                            .isEqualTo(java.time.Duration.ofMinutes(2)));
+        });
+    }
+
+    @Test
+    void repeatedTriggersDefineTheFireTimesOfThemAll() {
+        runner.withBean(WeekdaysAndWeekends.class).run(context -> {
+            assertThat(context).hasNotFailed();
+            SlotTrigger trigger = context.getBean(SlotMethods.class).declared().get(0).trigger();
+            java.time.Instant friday = java.time.Instant.parse("2026-12-04T10:00:00Z");
+            assertThat(trigger.next(friday)).isEqualTo(java.time.Instant.parse("2026-12-05T12:00:00Z"));
+            assertThat(trigger.slotAt(friday)).isEqualTo(java.time.Instant.parse("2026-12-04T09:00:00Z"));
+            assertThat(trigger.slotAt(java.time.Instant.parse("2026-12-06T13:00:00Z")))
+                    .isEqualTo(java.time.Instant.parse("2026-12-06T12:00:00Z"));
+        });
+    }
+
+    /** Weekdays at nine, weekends at noon. */
+    static class WeekdaysAndWeekends {
+
+        @Scheduled(cron = "0 0 9 * * MON-FRI", zone = "UTC")
+        @Scheduled(cron = "0 0 12 * * SAT,SUN", zone = "UTC")
+        @OncePerSlot(job = "weekdays-and-weekends")
+        public void run() {
+        }
+    }
+
+    /** A cron whose zone comes from a property; the job's name too. */
+    static class ZoneFromProperty {
+
+        @Scheduled(cron = "0 0 9 * * *", zone = "${test.zone}")
+        @OncePerSlot(job = "${test.job:zone-from-property}")
+        public void run() {
+        }
+    }
+
+    /** Another class naming its job through a placeholder. */
+    static class SharedThroughPlaceholder {
+
+        @Scheduled(fixedRate = 1000)
+        @OncePerSlot(job = "${test.job}")
+        public void run() {
+        }
+    }
+
+    /** A cron switched off, as Spring allows, through a placeholder's default. */
+    static class Disabled {
+
+        @Scheduled(cron = "${test.disabled-cron:-}")
+        @OncePerSlot(job = "disabled")
+        public void run() {
+        }
+    }
+
+    /** A job declared on a configuration class, which Spring subclasses. */
+    @org.springframework.context.annotation.Configuration
+    static class JobConfiguration {
+
+        @Scheduled(cron = "0 0 * * * *", zone = "UTC")
+        @OncePerSlot
+        public void run() {
+        }
+    }
+
+    /** A fixed rate in minutes, after an initial delay. */
+    static class DelayedRate {
+
+        @Scheduled(initialDelay = 30, fixedRate = 2, timeUnit = java.util.concurrent.TimeUnit.MINUTES)
+        @OncePerSlot(job = "delayed-rate")
+        public void run() {
+        }
+    }
+
     /** Asynchronous results. */
     static class Reactive {
 
