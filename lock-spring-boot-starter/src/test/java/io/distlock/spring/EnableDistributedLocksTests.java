@@ -77,12 +77,14 @@ class EnableDistributedLocksTests {
     }
 
     @Test
-    void aOncePerSlotMethodRunsOncePerSlot() {
+    void aOncePerSlotMethodCalledDirectlyRunsUnderItsJobsLockAndClaimsNoSlot() {
         try (AnnotationConfigApplicationContext context = context(PlainConfig.class, Jobs.class)) {
             Jobs jobs = context.getBean(Jobs.class);
             jobs.daily();
             jobs.daily();
-            assertThat(jobs.slotRuns()).isOne();
+            assertThat(jobs.slotRuns()).as("runs, each holding the job's lease").isEqualTo(2);
+            assertThat(io.distlock.core.SlotStore.of(context.getBean(LockManager.class).repository())
+                    .recentSlotRuns("plain-daily", 10)).as("slots claimed").isEmpty();
         }
     }
 
