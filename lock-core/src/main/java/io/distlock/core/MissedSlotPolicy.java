@@ -9,6 +9,10 @@ public enum MissedSlotPolicy {
     /** Run only the slot at hand. The default: a schedule says when to run, not how often to catch up. */
     SKIP,
 
-    /** Run once more for the latest missed slot before the slot at hand: one catch-up run, never one per slot. */
+    /**
+     * Run once more for the latest missed slot before the slot at hand: one catch-up run, never one per slot. The
+     * catch-up run claims the latest missed slot as a slot of its own, under the job's lock, so no other replica runs
+     * it too, and the slot history records it ({@link SlotExecution#catchUp()} tells the work).
+     */
     CATCH_UP
 }

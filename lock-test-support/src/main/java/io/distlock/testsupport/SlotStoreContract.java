@@ -407,6 +407,37 @@ public abstract class SlotStoreContract {
     }
 
     @Test
+    void replicasRacingAfterAnOutageRunTheCatchUpOnceAsASlotOfItsOwnThatTheHistoryRecords() throws Exception {
+        for (int round = 0; round < 3; round++) {
+            String job = job();
+            SlotSchedule everySecond = after -> Instant.ofEpochSecond(after.getEpochSecond() + 1);
+            run(replica(), SlotRequest.of(job, T0, TTL).withSchedule(everySecond));
+            Instant slot = T0.plusSeconds(600);
+            List<String> runs = new CopyOnWriteArrayList<>();
+            // Eight replicas find the same missed slots after an outage: six fire for the slot at hand, two are a
+            // period late and fire for the latest missed slot.
+            AtomicInteger replicas = new AtomicInteger();
+            race(8, () -> {
+                Instant fired = replicas.getAndIncrement() % 4 == 0 ? slot.minusSeconds(1) : slot;
+                return replica().runOncePerSlot(SlotRequest.of(job, fired, TTL).withSchedule(everySecond)
+                        .withOnMissed(MissedSlotPolicy.CATCH_UP).withMaxWait(Duration.ofSeconds(20)), lease -> {
+                            SlotExecution execution = SlotExecution.current().orElseThrow();
+                            runs.add((execution.catchUp() ? "catch-up " : "") + execution.slot());
+                            return null;
+                        }).status();
+            });
+            assertThat(runs).as("round %d", round).filteredOn(run -> run.startsWith("catch-up")).hasSize(1);
+            List<String> slotsRun = runs.stream().map(run -> run.replace("catch-up ", "")).toList();
+            assertThat(slotsRun).as("every slot run once, the catch-up's included").doesNotHaveDuplicates();
+            List<SlotRun> history = slots().recentSlotRuns(job, 10);
+            assertThat(history).as("the history records every run, the catch-up's as a slot of its own")
+                    .extracting(r -> r.slot().toString()).containsAll(slotsRun).doesNotHaveDuplicates();
+            assertThat(history).filteredOn(r -> slotsRun.contains(r.slot().toString()))
+                    .allSatisfy(r -> assertThat(r.outcome()).isEqualTo(SlotRunOutcome.SUCCEEDED));
+        }
+    }
+
+    @Test
     void slotsWithSubMillisecondFireTimesRunOnceEachAndAreNeverToldMissed() {
         String job = job();
         // A schedule started from Instant.now(): fire times every second, 123.456 microseconds past the second.

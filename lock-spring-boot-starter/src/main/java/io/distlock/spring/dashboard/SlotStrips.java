@@ -78,13 +78,13 @@ final class SlotStrips {
         SlotRun previous = null;
         for (SlotRun run : runs) {
             if (previous != null && schedule != null && run.slot().isAfter(previous.slot())) {
-                addMissed(cells, schedule, previous.slot(), run.slot(), catchUp ? run.slot() : null, false);
+                addMissed(cells, schedule, previous.slot(), run.slot(), catchUp, false);
             }
             cells.add(runCell(run, liveToken, readAt, fullOwners));
             previous = run;
         }
         if (previous != null && schedule != null) {
-            addMissed(cells, schedule, previous.slot(), now.minus(GRACE), null, true);
+            addMissed(cells, schedule, previous.slot(), now.minus(GRACE), false, true);
         }
         List<Cell> shown = cells.size() <= MAX_CELLS ? cells : cells.subList(cells.size() - MAX_CELLS, cells.size());
         Instant next = schedule != null ? schedule.next(now) : null;
@@ -115,17 +115,18 @@ final class SlotStrips {
                 : null;
         return new Cell(kind, run.slot().toString(), null, 1, run.run(), Owners.instance(run.owner()),
                 Owners.shown(run.owner(), fullOwners), run.token(), run.startedAt().toString(),
-                run.finishedAt() != null ? run.finishedAt().toString() : null, duration, false, false, note);
+                run.finishedAt() != null ? run.finishedAt().toString() : null, duration, false, note);
     }
 
     /**
      * Adds the slots strictly between two instants that no run is recorded for.
      *
-     * @param caughtUpBy the slot whose claim ran the latest of them once more, or {@code null}
+     * @param leftByCatchUp whether a catch-up policy left them unrun: it claimed and ran the latest missed slot as a
+     *     run of its own, the run after them
      * @param overdue whether they come after the latest run, so that a late claim may still run the newest
      */
     private static void addMissed(List<Cell> cells, SlotSchedule schedule, Instant after, Instant before,
-            @Nullable Instant caughtUpBy, boolean overdue) {
+            boolean leftByCatchUp, boolean overdue) {
         if (!before.isAfter(after)) {
             return;
         }
@@ -135,12 +136,12 @@ final class SlotStrips {
         }
         String why = overdue ? "No replica has claimed it since it was due." : "No replica ran it: every replica was "
                 + "down, or still busy with an earlier run, or refused it.";
+        String leftUnrun = "Missed, and left unrun: the catch-up policy ran only the latest missed slot once, as the "
+                + "run after them. ";
         if (missed.count() > MAX_SINGLE_MISSED) {
-            boolean caughtUp = caughtUpBy != null;
-            cells.add(new Cell("missed", String.valueOf(missed.first()), String.valueOf(missed.last()),
-                    missed.count(), 0, "", "", null, null, null, null, caughtUp, overdue,
-                    missed + ". " + why + (caughtUp ? " The latest was caught up once by the claim of slot "
-                            + caughtUpBy + "; the others were skipped." : "")));
+            cells.add(new Cell(leftByCatchUp ? "skipped" : "missed", String.valueOf(missed.first()),
+                    String.valueOf(missed.last()), missed.count(), 0, "", "", null, null, null, null, overdue,
+                    (leftByCatchUp ? leftUnrun : "") + missed + ". " + why));
             return;
         }
         List<Instant> slots = new ArrayList<>();
@@ -149,18 +150,9 @@ final class SlotStrips {
                 slots.add(at.truncatedTo(java.time.temporal.ChronoUnit.MILLIS));
             }
         }
-        for (int i = 0; i < slots.size(); i++) {
-            boolean latest = i == slots.size() - 1;
-            if (caughtUpBy != null && !latest) {
-                cells.add(new Cell("skipped", slots.get(i).toString(), null, 1, 0, "", "", null, null, null, null,
-                        false, false, "Missed, and left unrun: the catch-up policy runs only the latest missed slot "
-                                + "once. " + why));
-            }
-            else {
-                cells.add(new Cell("missed", slots.get(i).toString(), null, 1, 0, "", "", null, null, null, null,
-                        caughtUpBy != null, overdue, why + (caughtUpBy != null
-                                ? " Caught up once by the claim of slot " + caughtUpBy + "." : "")));
-            }
+        for (Instant slot : slots) {
+            cells.add(new Cell(leftByCatchUp ? "skipped" : "missed", slot.toString(), null, 1, 0, "", "", null, null,
+                    null, null, overdue, (leftByCatchUp ? leftUnrun : "") + why));
         }
     }
 
@@ -207,12 +199,11 @@ final class SlotStrips {
      * @param startedAt when the run claimed the slot
      * @param finishedAt when the run ended
      * @param durationMillis how long the run took
-     * @param caughtUp whether a catch-up run ran the slot (the latest missed) once later
      * @param overdue whether the slot is after the latest run: a late claim may still run it
      * @param note what to know beyond the kind, or {@code null}
      */
     record Cell(String kind, String slot, @Nullable String lastSlot, long count, int run, String instance,
             String owner, @Nullable Long token, @Nullable String startedAt, @Nullable String finishedAt,
-            @Nullable Long durationMillis, boolean caughtUp, boolean overdue, @Nullable String note) {
+            @Nullable Long durationMillis, boolean overdue, @Nullable String note) {
     }
 }

@@ -321,7 +321,7 @@
       list.appendChild(el('dt', null, name));
       list.appendChild(el('dd', null, value));
     }
-    row('Outcome', slot.kind + (slot.caughtUp ? ' (caught up later)' : ''));
+    row('Outcome', slot.kind);
     row(slot.count > 1 ? 'First slot' : 'Slot', dateTime(slot.slot));
     if (slot.count > 1) { row('Last slot', dateTime(slot.lastSlot)); row('Slots', slot.count); }
     if (slot.run) { row('Run', slot.run === 1 ? '1 (first run)' : slot.run + ' (re-run after a crash)'); }
