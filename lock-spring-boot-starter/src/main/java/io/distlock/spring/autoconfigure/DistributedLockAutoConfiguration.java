@@ -38,8 +38,20 @@ import org.springframework.context.annotation.Import;
 @ConditionalOnBean(LockRepository.class)
 @ConditionalOnBooleanProperty(name = "distributed-lock.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(DistributedLockProperties.class)
-@Import(DatabaseInitializationDependencyConfigurer.class)
 public final class DistributedLockAutoConfiguration {
+
+    /**
+     * Orders the lock manager after the database's initialisation (its lock table) when Spring Boot's SQL
+     * initialisation is on the class path; a service on Redis alone, without spring-boot-starter-jdbc, has none.
+     */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = DatabaseInitializationOrder.CONFIGURER)
+    @Import(DatabaseInitializationDependencyConfigurer.class)
+    static class DatabaseInitializationOrder {
+
+        static final String CONFIGURER = "org.springframework.boot.sql.init.dependency."
+                + "DatabaseInitializationDependencyConfigurer";
+    }
 
     @Bean
     @ConditionalOnMissingBean

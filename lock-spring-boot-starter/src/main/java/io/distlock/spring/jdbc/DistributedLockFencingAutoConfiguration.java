@@ -26,7 +26,8 @@ import org.springframework.context.annotation.Import;
  * the lock table's — and its table, created from lock-jdbc's script under the lock table's initialisation mode.
  */
 @AutoConfiguration(after = { DistributedLockJdbcAutoConfiguration.class, DistributedLockAutoConfiguration.class })
-@ConditionalOnClass(FencingGuard.class)
+@ConditionalOnClass(value = FencingGuard.class, name = { DistributedLockJdbcAutoConfiguration.SPRING_JDBC,
+        DistributedLockJdbcAutoConfiguration.BOOT_SQL_INIT })
 @ConditionalOnBooleanProperty("distributed-lock.fencing.enabled")
 @ConditionalOnSingleCandidate(DataSource.class)
 @EnableConfigurationProperties({ DistributedLockFencingProperties.class, DistributedLockJdbcProperties.class,

@@ -17,7 +17,8 @@ import org.springframework.context.annotation.Import;
  * initialisation; {@link DistributedLockAutoConfiguration} builds the lock manager on it. It runs after the data
  * source's auto-configuration, named as Spring Boot 4 and Spring Boot 3 call it: run before it, the data source
  * condition would find no data source and skip every lock bean without a word. It runs after the Redis store's
- * auto-configuration, whose repository it then backs off from.
+ * auto-configuration, whose repository it then backs off from. It backs off without Spring's JDBC or Spring Boot's
+ * SQL initialisation on the class path (a service on Redis alone, without spring-boot-starter-jdbc).
  */
 @AutoConfiguration(before = DistributedLockAutoConfiguration.class, afterName = {
         "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration",
@@ -27,9 +28,16 @@ import org.springframework.context.annotation.Import;
         "org.springframework.boot.autoconfigure.jdbc.DataSourceTransactionManagerAutoConfiguration",
         "org.springframework.boot.autoconfigure.transaction.TransactionAutoConfiguration",
         "io.distlock.spring.redis.DistributedLockRedisAutoConfiguration" })
-@ConditionalOnClass({ LockManager.class, JdbcLockRepository.class })
+@ConditionalOnClass(value = { LockManager.class, JdbcLockRepository.class }, name = {
+        DistributedLockJdbcAutoConfiguration.SPRING_JDBC, DistributedLockJdbcAutoConfiguration.BOOT_SQL_INIT })
 @ConditionalOnBooleanProperty(name = "distributed-lock.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(DistributedLockProperties.class)
 @Import(JdbcLockStoreConfiguration.class)
 public final class DistributedLockJdbcAutoConfiguration {
+
+    /** Spring's JDBC, which the JDBC store runs on: a service on Redis alone may leave it out. */
+    static final String SPRING_JDBC = "org.springframework.jdbc.core.JdbcTemplate";
+
+    /** Spring Boot's SQL initialisation (spring-boot-starter-jdbc), which initialises the lock table. */
+    static final String BOOT_SQL_INIT = "org.springframework.boot.sql.init.DatabaseInitializationMode";
 }
