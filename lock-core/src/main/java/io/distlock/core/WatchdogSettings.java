@@ -13,15 +13,23 @@ import java.util.concurrent.TimeUnit;
  */
 public record WatchdogSettings(int threads, double renewRatio) {
 
+    /** The most renewal threads. */
+    public static final int MAX_THREADS = 64;
+
+    /** The latest fraction of a lease's TTL a renewal may wait for. */
+    public static final double MAX_RENEW_RATIO = 0.9;
+
     /** One thread, renewing at a third of the TTL. */
     public static final WatchdogSettings DEFAULT = new WatchdogSettings(1, 1.0 / 3);
 
     public WatchdogSettings {
-        if (threads < 1 || threads > 64) {
-            throw new IllegalArgumentException("watchdog threads must be between 1 and 64, got " + threads);
+        if (threads < 1 || threads > MAX_THREADS) {
+            throw new IllegalArgumentException("watchdog threads must be between 1 and " + MAX_THREADS + ", got "
+                    + threads);
         }
-        if (!(renewRatio > 0 && renewRatio <= 0.9)) {
-            throw new IllegalArgumentException("watchdog renew ratio must be above 0 and at most 0.9, got " + renewRatio);
+        if (!(renewRatio > 0 && renewRatio <= MAX_RENEW_RATIO)) {
+            throw new IllegalArgumentException("watchdog renew ratio must be above 0 and at most " + MAX_RENEW_RATIO
+                    + ", got " + renewRatio);
         }
     }
 

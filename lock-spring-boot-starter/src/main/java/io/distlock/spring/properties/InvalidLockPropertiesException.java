@@ -5,7 +5,8 @@ import java.util.List;
 
 /**
  * Keys or values under {@code distributed-lock.*} that would be ignored or misread: keys no properties class binds
- * (a typo such as {@code distributed-lock.tabel-name}), and durations without a unit. Thrown before any bean is
+ * (a typo such as {@code distributed-lock.tabel-name}), durations without a unit, and values out of their ranges
+ * (a negative {@code max-hold}, {@code watchdog.threads=0}). Thrown before any bean is
  * created, so that the application does not start with a setting it did not mean.
  */
 final class InvalidLockPropertiesException extends IllegalStateException {
@@ -20,6 +21,8 @@ final class InvalidLockPropertiesException extends IllegalStateException {
 
     private final List<String> unitlessDurations;
 
+    private final List<String> outOfRange;
+
     /**
      * Creates the exception.
      *
@@ -27,9 +30,21 @@ final class InvalidLockPropertiesException extends IllegalStateException {
      * @param unitlessDurations one message per duration without a unit
      */
     InvalidLockPropertiesException(List<String> unknownKeys, List<String> unitlessDurations) {
-        super(message(unknownKeys, unitlessDurations));
+        this(unknownKeys, unitlessDurations, List.of());
+    }
+
+    /**
+     * Creates the exception.
+     *
+     * @param unknownKeys one message per unknown key
+     * @param unitlessDurations one message per duration without a unit
+     * @param outOfRange one message per value out of its range
+     */
+    InvalidLockPropertiesException(List<String> unknownKeys, List<String> unitlessDurations, List<String> outOfRange) {
+        super(message(all(unknownKeys, unitlessDurations, outOfRange), !unknownKeys.isEmpty()));
         this.unknownKeys = List.copyOf(unknownKeys);
         this.unitlessDurations = List.copyOf(unitlessDurations);
+        this.outOfRange = List.copyOf(outOfRange);
     }
 
     /**
@@ -38,9 +53,16 @@ final class InvalidLockPropertiesException extends IllegalStateException {
      * @return one message per problem
      */
     List<String> problems() {
-        List<String> all = new ArrayList<>(unknownKeys);
-        all.addAll(unitlessDurations);
-        return all;
+        return all(unknownKeys, unitlessDurations, outOfRange);
+    }
+
+    /**
+     * The values out of their ranges.
+     *
+     * @return one message per property
+     */
+    List<String> outOfRange() {
+        return outOfRange;
     }
 
     /**
@@ -61,11 +83,18 @@ final class InvalidLockPropertiesException extends IllegalStateException {
         return unitlessDurations;
     }
 
-    private static String message(List<String> unknownKeys, List<String> unitlessDurations) {
-        List<String> all = new ArrayList<>(unknownKeys);
-        all.addAll(unitlessDurations);
+    @SafeVarargs
+    private static List<String> all(List<String>... kinds) {
+        List<String> all = new ArrayList<>();
+        for (List<String> kind : kinds) {
+            all.addAll(kind);
+        }
+        return all;
+    }
+
+    private static String message(List<String> all, boolean unknownKeys) {
         String problems = all.size() == 1 ? all.get(0)
                 : all.size() + " distributed-lock properties are wrong:\n - " + String.join("\n - ", all);
-        return unknownKeys.isEmpty() ? problems : problems + "\n" + DOWNGRADE;
+        return unknownKeys ? problems + "\n" + DOWNGRADE : problems;
     }
 }

@@ -26,6 +26,10 @@ class InvalidLockPropertiesFailureAnalyzer extends AbstractFailureAnalyzer<Inval
             actions.add("Give each duration a unit: ISO-8601 such as PT30S, or a number with a unit such as 30s or "
                     + "500ms.");
         }
+        if (!cause.outOfRange().isEmpty()) {
+            actions.add("Bring each value within the range its message names (docs/spring-boot.md describes each "
+                    + "property).");
+        }
         if (!cause.unknownKeys().isEmpty()) {
             actions.add(InvalidLockPropertiesException.DOWNGRADE);
         }

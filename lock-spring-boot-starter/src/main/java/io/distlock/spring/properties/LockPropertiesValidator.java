@@ -27,7 +27,8 @@ import org.springframework.core.env.Environment;
  * Checks the {@code distributed-lock.*} configuration before any bean is created: a key that no properties class
  * binds fails the start naming the key and the nearest known one (or is logged at WARN with
  * {@code distributed-lock.strict-properties=false}), and a duration property without a unit fails the start instead
- * of being read as milliseconds. The known keys and the duration properties come from the configuration metadata on
+ * of being read as milliseconds, and every value out of its range ({@link LockPropertyRanges}) is told in the same
+ * failure. The known keys and the duration properties come from the configuration metadata on
  * the class path; without it, the binding still refuses durations without a unit
  * ({@link UnitlessDurationBindHandlerAdvisor}). Keys are read from every property source that can list its names; environment variables cannot be
  * mapped back to one key and are not checked for typos, but their durations are.
@@ -58,22 +59,29 @@ final class LockPropertiesValidator implements BeanFactoryPostProcessor {
     void check(@Nullable ClassLoader classLoader) {
         Map<ConfigurationPropertyName, ConfigurationProperty> keys = configuredKeys();
         List<String> unitless = new ArrayList<>();
+        List<ConfigurationPropertyName> unitlessNames = new ArrayList<>();
         List<String> unknown = new ArrayList<>();
         LockPropertyMetadata metadata = LockPropertyMetadata.load(classLoader);
+        for (ConfigurationPropertyName duration : metadata.isAvailable() ? metadata.durations()
+                : List.<ConfigurationPropertyName>of()) {
+            ConfigurationProperty property = find(duration);
+            String value = property != null ? resolved(property.getValue()) : null;
+            if (value != null && DurationText.lacksUnit(value)) {
+                unitless.add(unitlessMessage(duration, value, property));
+                unitlessNames.add(duration);
+            }
+        }
+        List<String> outOfRange = LockPropertyRanges.check(Binder.get(environment), this::described, unitlessNames);
         if (!metadata.isAvailable()) {
             if (!keys.isEmpty()) {
                 logger.warn("Cannot check the distributed-lock.* properties: no configuration metadata declares {} "
                         + "(META-INF/spring-configuration-metadata.json of lock-spring-boot-starter is missing from "
                         + "the class path)", LockPropertyMetadata.OWN_KEY);
             }
-            return;
-        }
-        for (ConfigurationPropertyName duration : metadata.durations()) {
-            ConfigurationProperty property = find(duration);
-            String value = property != null ? resolved(property.getValue()) : null;
-            if (value != null && DurationText.lacksUnit(value)) {
-                unitless.add(unitlessMessage(duration, value, property));
+            if (!outOfRange.isEmpty()) {
+                throw new InvalidLockPropertiesException(List.of(), List.of(), outOfRange);
             }
+            return;
         }
         for (ConfigurationProperty property : keys.values()) {
             if (!metadata.isKnown(property.getName())) {
@@ -85,9 +93,15 @@ final class LockPropertiesValidator implements BeanFactoryPostProcessor {
                     unknown.size() == 1 ? "key" : "keys", STRICT, String.join("\n - ", unknown));
             unknown.clear();
         }
-        if (!unknown.isEmpty() || !unitless.isEmpty()) {
-            throw new InvalidLockPropertiesException(unknown, unitless);
+        if (!unknown.isEmpty() || !unitless.isEmpty() || !outOfRange.isEmpty()) {
+            throw new InvalidLockPropertiesException(unknown, unitless, outOfRange);
         }
+    }
+
+    /** A property named with its value and where it came from: {@code distributed-lock.max-hold = '-1s' (from …)}. */
+    private String described(ConfigurationPropertyName name) {
+        ConfigurationProperty property = find(name);
+        return name + " = '" + (property != null ? resolved(property.getValue()) : "") + "'" + origin(property);
     }
 
     /**

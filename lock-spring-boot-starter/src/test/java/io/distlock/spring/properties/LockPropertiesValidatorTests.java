@@ -65,6 +65,39 @@ class LockPropertiesValidatorTests {
     }
 
     @Test
+    void valuesOutOfTheirRangesAreAllReportedInOneFailureEachNamingItsPropertyAndValue() {
+        runner.withPropertyValues("distributed-lock.default-ttl=0s", "distributed-lock.max-hold=-1s",
+                "distributed-lock.max-ttl=P4000D", "distributed-lock.watchdog.threads=0",
+                "distributed-lock.watchdog.renew-ratio=1.5", "distributed-lock.cleanup.enabled=true",
+                "distributed-lock.cleanup.retention=30s", "distributed-lock.cleanup.interval=0s",
+                "distributed-lock.jdbc.statement-timeout=500ms")
+            .run(context -> {
+                assertThat(context.getStartupFailure()).isInstanceOf(InvalidLockPropertiesException.class);
+                assertThat(((InvalidLockPropertiesException) context.getStartupFailure()).outOfRange()).containsExactly(
+                        "distributed-lock.max-ttl = 'P4000D'" + TEST + " must be at least PT0.001S and at most "
+                                + "PT87600H",
+                        "distributed-lock.default-ttl = '0s'" + TEST + " must be at least PT0.001S and at most PT24H",
+                        "distributed-lock.max-hold = '-1s'" + TEST + " must be at least PT0.001S and at most PT87600H",
+                        "distributed-lock.cleanup.retention = '30s'" + TEST + " must be at least PT1M and at most "
+                                + "PT87600H",
+                        "distributed-lock.cleanup.interval = '0s'" + TEST + " must be at least PT0.001S and at most "
+                                + "PT87600H",
+                        "distributed-lock.jdbc.statement-timeout = '500ms'" + TEST + " must be at least PT1S and at "
+                                + "most PT24H",
+                        "distributed-lock.watchdog.threads = '0'" + TEST + " must be between 1 and 64",
+                        "distributed-lock.watchdog.renew-ratio = '1.5'" + TEST + " must be above 0 and at most 0.9");
+                assertThat(context.getStartupFailure()).hasMessageStartingWith("8 distributed-lock properties are "
+                        + "wrong:\n");
+            });
+    }
+
+    @Test
+    void theCleanUpsTimesAreNotCheckedWhileTheCleanUpIsOff() {
+        runner.withPropertyValues("distributed-lock.cleanup.enabled=false", "distributed-lock.cleanup.retention=30s")
+            .run(context -> assertThat(context).hasNotFailed());
+    }
+
+    @Test
     void anUnknownKeyOfANestedGroupWithoutACloseMatchListsTheGroupsKeys() {
         runner.withPropertyValues("distributed-lock.watchdog.pool-size=4")
             .run(context -> assertThat(context.getStartupFailure()).hasMessageStartingWith(
