@@ -16,6 +16,11 @@ final class SchedulerCalls {
     private static final Set<String> SCHEDULER_TASKS = Set.of(
             "org.springframework.scheduling.support.ScheduledMethodRunnable");
 
+    /** This aspect's classes between the bean's entry point and here, the woven aspect's included. */
+    private static final Set<String> OWN_ADVICE = Set.of(OncePerSlotInterceptor.class.getName(),
+            "io.distlock.spring.support.DeclaredMethodInterceptor", "io.distlock.aspectj.DistributedLockAspect",
+            "io.distlock.aspectj.JoinPointInvocation");
+
     private static final StackWalker WALKER = StackWalker.getInstance();
 
     private SchedulerCalls() {
@@ -57,8 +62,7 @@ final class SchedulerCalls {
      */
     private static boolean isMachinery(String className) {
         return className.startsWith("org.springframework.") || className.startsWith("org.aopalliance.")
-                || className.startsWith("io.distlock.spring.support.") || className.startsWith("io.distlock.aspectj.")
-                || className.equals(OncePerSlotInterceptor.class.getName()) || isReflection(className);
+                || OWN_ADVICE.contains(className) || isReflection(className);
     }
 
     private static boolean isReflection(String className) {
