@@ -15,8 +15,10 @@ import org.jspecify.annotations.Nullable;
  * methods too. A singleton per class loader, configured by {@link DistributedLockAspectConfiguration} once the
  * application context has its interceptors; a guarded method called before that fails rather than run unguarded.
  *
- * <p>The annotation must be on the method that runs: AspectJ does not match annotations inherited from an interface
- * or a superclass method, nor composed annotations that carry {@code @DistributedLock} as a meta-annotation.
+ * <p>The annotation must be on the method that runs, directly or on an annotation of the application's that carries
+ * it as a meta-annotation (one level, as {@code @ComposedLock} annotated {@code @DistributedLock}): AspectJ does not
+ * match annotations inherited from an interface or a superclass method, and the start refuses such a method in
+ * AspectJ mode, since the aspect is not woven into it.
  */
 @Aspect
 public class DistributedLockAspect {
@@ -43,7 +45,8 @@ public class DistributedLockAspect {
      * @return what the interceptor returns
      * @throws Throwable what the method or the interceptor throws
      */
-    @Around("execution(@io.distlock.spring.DistributedLock * *(..))")
+    @Around("execution(@io.distlock.spring.DistributedLock * *(..)) "
+            + "|| execution(@(@io.distlock.spring.DistributedLock *) * *(..))")
     public @Nullable Object distributedLock(ProceedingJoinPoint joinPoint) throws Throwable {
         return run(distributedLock, "@DistributedLock", joinPoint);
     }
@@ -55,7 +58,8 @@ public class DistributedLockAspect {
      * @return what the interceptor returns
      * @throws Throwable what the method or the interceptor throws
      */
-    @Around("execution(@io.distlock.spring.OncePerSlot * *(..))")
+    @Around("execution(@io.distlock.spring.OncePerSlot * *(..)) "
+            + "|| execution(@(@io.distlock.spring.OncePerSlot *) * *(..))")
     public @Nullable Object oncePerSlot(ProceedingJoinPoint joinPoint) throws Throwable {
         return run(oncePerSlot, "@OncePerSlot", joinPoint);
     }

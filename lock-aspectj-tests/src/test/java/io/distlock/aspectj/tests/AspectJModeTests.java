@@ -104,6 +104,12 @@ class AspectJModeTests {
     }
 
     @Test
+    void aComposedAnnotationCarryingTheLockIsWovenAndTakesTheLock() {
+        assertThat(reports.callsComposed()).isEqualTo("composed");
+        assertThat(whileHeldElsewhere("composed", reports::callsComposed)).isNull();
+    }
+
+    @Test
     void aMonoTheBeanSubscribesToOnItselfHoldsTheLockUntilItCompletes() {
         assertThat(reports.monoOnItself().block(Duration.ofSeconds(10))).startsWith("mono under token ");
         assertThat(whileHeldElsewhere("mono", () -> reports.monoOnItself().blockOptional(Duration.ofSeconds(10))))
@@ -131,6 +137,13 @@ class AspectJModeTests {
         EverySecond everySecond() {
             return new EverySecond();
         }
+    }
+
+    /** An application's own annotation that carries the lock as a meta-annotation. */
+    @java.lang.annotation.Retention(java.lang.annotation.RetentionPolicy.RUNTIME)
+    @java.lang.annotation.Target(java.lang.annotation.ElementType.METHOD)
+    @DistributedLock(resource = "composed")
+    @interface ComposedLock {
     }
 
     /** A woven scheduled job, claimed once per slot. */
@@ -169,6 +182,15 @@ class AspectJModeTests {
         @DistributedLock(resource = "final", onLocked = OnLocked.THROW)
         public final String sealed() {
             return CurrentLease.require().resource();
+        }
+
+        @ComposedLock
+        String composed() {
+            return CurrentLease.require().resource();
+        }
+
+        public String callsComposed() {
+            return composed();
         }
 
         @DistributedLock(resource = "mono")

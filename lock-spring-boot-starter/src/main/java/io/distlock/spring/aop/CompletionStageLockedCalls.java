@@ -4,6 +4,7 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
@@ -26,7 +27,9 @@ import org.springframework.dao.DataAccessException;
  * when the method's future completes or when the caller cancels the future it got — which then no longer waits for
  * the method's work. The outcome comes through the future: SKIP completes it with {@code null}, THROW and WAIT fail
  * it with {@link LockNotAcquiredException}, a store that does not answer fails it with its
- * {@code DataAccessException}. Called on a thread that must not block (a Reactor event loop), the call goes through
+ * {@code DataAccessException}. A lease found lost while the work runs is told at once: the future fails with
+ * {@link LockLostException} (completes with {@code null} with SKIP) and the method's own future is cancelled.
+ * Called on a thread that must not block (a Reactor event loop), the call goes through
  * {@link ReactiveLockedCalls} instead, which takes the lock without blocking and calls the method once it is held.
  */
 final class CompletionStageLockedCalls {
@@ -35,16 +38,22 @@ final class CompletionStageLockedCalls {
 
     private final @Nullable ReactiveLockedCalls reactive;
 
-    private final Consumer<Runnable> releases;
+    private final AsynchronousRuns runs;
+
+    /** Runs a task off the calling thread: a loss is found on the watchdog's thread, which must not wait for it. */
+    private final Consumer<Runnable> elsewhere;
 
     /**
      * @param lockManager the manager
      * @param reactive the reactive calls when Reactor is present, for calls on non-blocking threads
+     * @param runs the calls running, stopped when the application closes
      */
-    CompletionStageLockedCalls(Supplier<LockManager> lockManager, @Nullable ReactiveLockedCalls reactive) {
+    CompletionStageLockedCalls(Supplier<LockManager> lockManager, @Nullable ReactiveLockedCalls reactive,
+            AsynchronousRuns runs) {
         this.lockManager = lockManager;
         this.reactive = reactive;
-        this.releases = reactive != null ? reactive::runBlocking : Runnable::run;
+        this.runs = runs;
+        this.elsewhere = reactive != null ? reactive::runElsewhere : ForkJoinPool.commonPool()::execute;
     }
 
     @Nullable Object invoke(LockedMethod lockedMethod, String resource, MethodInvocation invocation) throws Throwable {
@@ -97,22 +106,74 @@ final class CompletionStageLockedCalls {
         AtomicBoolean ended = new AtomicBoolean();
         stage.whenComplete((value, error) -> {
             if (ended.compareAndSet(false, true)) {
-                releases.accept(() -> complete(lockedMethod, lease, result, value, error));
+                releaseOffEventLoops(() -> complete(lockedMethod, lease, result, value, error));
             }
         });
         result.whenComplete((value, error) -> {
             if (result.isCancelled() && ended.compareAndSet(false, true)) {
                 // The caller gave up: the lock is given back now, and the method's own future cancelled.
-                releases.accept(() -> LeaseReleases.release(lease));
-                stage.toCompletableFuture().cancel(false);
+                releaseOffEventLoops(() -> runs.release(lease));
+                cancel(stage);
             }
         });
+        Consumer<Boolean> stop = closing -> {
+            if (ended.compareAndSet(false, true)) {
+                // Found lost, or the application closes, while the work runs: the caller is told now, and the
+                // method's own future cancelled.
+                elsewhere.accept(() -> stopped(lockedMethod, lease, result, stage, closing));
+            }
+        };
+        lease.onLost((lostLease, reason) -> stop.accept(false));
+        runs.started(lease, () -> stop.accept(true));
+        if (lease.isLost()) {
+            stop.accept(false);
+        }
         return result;
     }
 
-    private static void complete(LockedMethod lockedMethod, Lease lease, CompletableFuture<Object> result,
+    /** Runs a release where it may block: never on an event loop, where the method's future may complete. */
+    private void releaseOffEventLoops(Runnable release) {
+        if (NonBlockingThreads.isCurrent()) {
+            elsewhere.accept(release);
+        }
+        else {
+            release.run();
+        }
+    }
+
+    private void stopped(LockedMethod lockedMethod, Lease lease, CompletableFuture<Object> result,
+            CompletionStage<?> stage, boolean closing) {
+        LockLostException loss = runs.release(lease);
+        if (loss == null && closing) {
+            result.completeExceptionally(AsynchronousRuns.closed(lockedMethod.description()));
+            cancel(stage);
+            return;
+        }
+        if (loss == null) {
+            loss = new LockLostException(lease.resource(), lease.owner(), lease.lostReason().orElse("lost"));
+        }
+        DistributedLockInterceptor.warnLost(lockedMethod, "was stopped", loss);
+        if (lockedMethod.onLocked() == OnLocked.SKIP) {
+            result.complete(null);
+        }
+        else {
+            result.completeExceptionally(loss);
+        }
+        cancel(stage);
+    }
+
+    private static void cancel(CompletionStage<?> stage) {
+        try {
+            stage.toCompletableFuture().cancel(false);
+        }
+        catch (UnsupportedOperationException ex) {
+            // A stage that is no CompletableFuture cannot be cancelled: its work runs on without the lock.
+        }
+    }
+
+    private void complete(LockedMethod lockedMethod, Lease lease, CompletableFuture<Object> result,
             @Nullable Object value, @Nullable Throwable error) {
-        LockLostException loss = LeaseReleases.release(lease);
+        LockLostException loss = runs.release(lease);
         if (error != null) {
             Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause()
                     : error;

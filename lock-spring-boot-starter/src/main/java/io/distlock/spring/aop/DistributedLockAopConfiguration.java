@@ -65,9 +65,9 @@ public final class DistributedLockAopConfiguration {
     @ConditionalOnMissingBean
     @Conditional(LockAdviceMode.Proxy.class)
     static DistributedLockAdvisor distributedLockAdvisor(LockedMethods lockedMethods,
-            ObjectProvider<LockManager> lockManager, Environment environment) {
+            ObjectProvider<LockManager> lockManager, AsynchronousRuns asynchronousRuns, Environment environment) {
         DistributedLockAdvisor advisor = new DistributedLockAdvisor(new DistributedLockInterceptor(lockedMethods,
-                SingletonSupplier.of(lockManager::getObject)));
+                SingletonSupplier.of(lockManager::getObject), asynchronousRuns));
         // Bound from the environment: advisors are created before configuration properties beans can be.
         advisor.setOrder(Binder.get(environment).bind("distributed-lock.aop-order", Integer.class)
             .orElse(AdviceOrder.DEFAULT));
@@ -81,8 +81,16 @@ public final class DistributedLockAopConfiguration {
     @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
     @Conditional(LockAdviceMode.AspectJ.class)
     static MethodInterceptor distributedLockInterceptor(LockedMethods lockedMethods,
-            ObjectProvider<LockManager> lockManager) {
-        return new DistributedLockInterceptor(lockedMethods, SingletonSupplier.of(lockManager::getObject));
+            ObjectProvider<LockManager> lockManager, AsynchronousRuns asynchronousRuns) {
+        return new DistributedLockInterceptor(lockedMethods, SingletonSupplier.of(lockManager::getObject),
+                asynchronousRuns);
+    }
+
+    /** The asynchronous guarded calls running, stopped (their locks released) when the application closes. */
+    @Bean
+    @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+    static AsynchronousRuns distributedLockAsynchronousRuns() {
+        return new AsynchronousRuns();
     }
 
     @Bean

@@ -3,6 +3,7 @@ package io.distlock.spring.aop;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
@@ -51,19 +52,31 @@ final class DistributedLockInterceptor extends DeclaredMethodInterceptor<LockedM
 
     private final CompletionStageLockedCalls completionStages;
 
-    DistributedLockInterceptor(LockedMethods lockedMethods, Supplier<LockManager> lockManager) {
+    DistributedLockInterceptor(LockedMethods lockedMethods, Supplier<LockManager> lockManager,
+            AsynchronousRuns runs) {
         super(lockedMethods.declarations());
         this.lockedMethods = lockedMethods;
         this.lockManager = lockManager;
-        this.reactive = AsynchronousResults.REACTOR_PRESENT ? new ReactiveLockedCalls(lockManager) : null;
-        this.completionStages = new CompletionStageLockedCalls(lockManager, reactive);
+        this.reactive = AsynchronousResults.REACTOR_PRESENT ? new ReactiveLockedCalls(lockManager, runs) : null;
+        this.completionStages = new CompletionStageLockedCalls(lockManager, reactive, runs);
     }
 
     @Override
     protected @Nullable Object invoke(LockedMethod lockedMethod, MethodInvocation invocation, @Nullable Object target,
             Class<?> targetClass) throws Throwable {
-        String resource = lockedMethods.resourceName(lockedMethod, target, targetClass, invocation.getArguments());
         AsynchronousResult asynchronous = lockedMethod.asynchronous();
+        String resource;
+        try {
+            resource = lockedMethods.resourceName(lockedMethod, target, targetClass, invocation.getArguments());
+        }
+        catch (RuntimeException ex) {
+            if (asynchronous == null) {
+                throw ex;
+            }
+            // A caller of an asynchronous method looks for its failures in the result, not around the call.
+            return asynchronous.kind() == AsynchronousResult.Kind.COMPLETION_STAGE ? CompletableFuture.failedFuture(ex)
+                    : Objects.requireNonNull(reactive, "Reactor").failed(asynchronous, ex);
+        }
         if (asynchronous != null) {
             // Held until the result completes; the start-up check refused what cannot be.
             return asynchronous.kind() == AsynchronousResult.Kind.COMPLETION_STAGE

@@ -1,5 +1,6 @@
 package io.distlock.spring.aop;
 
+import io.distlock.core.FailureLog;
 import io.distlock.core.Lease;
 import io.distlock.core.LockLostException;
 import org.jspecify.annotations.Nullable;
@@ -14,23 +15,35 @@ final class LeaseReleases {
 
     private static final Logger logger = LoggerFactory.getLogger(DistributedLockInterceptor.class);
 
+    /**
+     * The releases the store did not answer: in an outage every piece of asynchronous work that ends fails its
+     * release, so they are told once, then summarised.
+     */
+    private static final FailureLog failures = new FailureLog(logger);
+
     private LeaseReleases() {
     }
 
     /**
-     * Releases a lease, honouring its minimum hold; a release the store does not answer is logged, and the lease
-     * then runs out by its TTL.
+     * Releases a lease, honouring its minimum hold; a release the store does not answer is logged (once in an
+     * outage, then summarised), and the lease then runs out by its TTL.
      *
      * @param lease the lease
      * @return the loss when the lease was found lost before the end, otherwise {@code null}
      */
     static @Nullable LockLostException release(Lease lease) {
-        try {
-            lease.release();
-        }
-        catch (RuntimeException ex) {
-            logger.warn("Could not release the lock on '{}'; it expires by itself at {}", lease.resource(),
-                    lease.expiresAt(), ex);
+        if (!lease.isReleased()) {
+            // Only a release that goes to the store tells whether the store answers: another end of the same work
+            // asks again, and is answered by the lease itself.
+            try {
+                lease.release();
+                failures.succeeded("Releasing the locks of asynchronous work");
+            }
+            catch (RuntimeException ex) {
+                failures.failed("Could not release the lock of asynchronous work on '" + lease.resource() + "' "
+                        + "(each lock the store does not release expires by itself at the end of its TTL, this one "
+                        + "at " + lease.expiresAt() + ")", ex);
+            }
         }
         if (!lease.isLost()) {
             return null;

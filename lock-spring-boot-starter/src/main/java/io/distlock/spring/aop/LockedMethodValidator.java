@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Set;
 
 import io.distlock.spring.support.AdvisedMethods;
+import io.distlock.spring.support.AsynchronousResult;
 import io.distlock.spring.support.LockAdviceMode;
 import io.distlock.spring.support.LockDeclarationCheck;
 import io.distlock.spring.support.LockDeclarationListener;
@@ -15,7 +16,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import org.springframework.aop.framework.AopProxyUtils;
-import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.util.ClassUtils;
@@ -38,6 +38,9 @@ final class LockedMethodValidator implements LockDeclarationCheck {
     private final ObjectProvider<LockDeclarationListener> listeners;
 
     private final LockAdviceMode mode;
+
+    /** The class of Micrometer's context propagation, which carries {@code CurrentLease} across threads. */
+    private static final String CONTEXT_PROPAGATION = "io.micrometer.context.ContextRegistry";
 
     /**
      * Creates the validator.
@@ -71,7 +74,7 @@ final class LockedMethodValidator implements LockDeclarationCheck {
             if (targetClass == null || !lockedMethods.hasGuardedMethods(targetClass)) {
                 continue;
             }
-            boolean classProxy = singleton != null && AopUtils.isCglibProxy(singleton);
+            boolean classProxy = AdvisedMethods.classProxy(beanFactory, name, singleton, targetClass);
             guardedClasses.add(targetClass);
             if (mode == LockAdviceMode.ASPECTJ) {
                 if (checked.add(List.of(targetClass))) {
@@ -101,6 +104,7 @@ final class LockedMethodValidator implements LockDeclarationCheck {
     public void accepted() {
         Set<String> declared = lockedMethods.declaredNames();
         listeners.orderedStream().forEach(listener -> declared.forEach(listener::lockDeclared));
+        warnWithoutContextPropagation();
         for (Class<?> guarded : mode == LockAdviceMode.PROXY ? guardedClasses : Set.<Class<?>>of()) {
             List<String> calls = SelfInvocations.find(guarded, LockedMethods.guardedMethodsOf(guarded));
             if (!calls.isEmpty()) {
@@ -108,9 +112,34 @@ final class LockedMethodValidator implements LockDeclarationCheck {
                         calls) + ". A call a bean makes on itself does not go through its proxy, so it takes no lock "
                         + "and may run on every replica at once; call it through the proxy (from another bean, or an "
                         + "injected self-reference), or weave the aspect into the class (AspectJ mode)";
-                logger.warn(warning);
-                listeners.orderedStream().forEach(listener -> listener.declarationWarning(warning));
+                warn(warning);
             }
         }
+    }
+
+    /**
+     * Reactive work hops between threads, where {@code CurrentLease} finds the lease only through Micrometer's context
+     * propagation: without it, the lease is bound only while the method builds its result.
+     */
+    private void warnWithoutContextPropagation() {
+        if (ClassUtils.isPresent(CONTEXT_PROPAGATION, beanFactory.getBeanClassLoader())) {
+            return;
+        }
+        List<String> reactive = lockedMethods.declarations().declared().stream()
+                .filter(method -> method.asynchronous() != null
+                        && method.asynchronous().kind() != AsynchronousResult.Kind.COMPLETION_STAGE)
+                .map(LockedMethod::description).distinct().sorted().toList();
+        if (!reactive.isEmpty()) {
+            warn("@DistributedLock methods with reactive results (" + String.join(", ", reactive) + "): "
+                    + "CurrentLease finds their lease only while each builds its result, not on the threads its "
+                    + "work goes on, because io.micrometer:context-propagation is not on the class path; add it and "
+                    + "set spring.reactor.context-propagation=auto, or read the lease from the Reactor context with "
+                    + "LockContext.lease()");
+        }
+    }
+
+    private void warn(String warning) {
+        logger.warn(warning);
+        listeners.orderedStream().forEach(listener -> listener.declarationWarning(warning));
     }
 }

@@ -20,7 +20,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import org.springframework.aop.framework.AopProxyUtils;
-import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 
@@ -82,7 +81,7 @@ final class OncePerSlotValidator implements LockDeclarationCheck {
                 continue;
             }
             found = true;
-            boolean classProxy = singleton != null && AopUtils.isCglibProxy(singleton);
+            boolean classProxy = AdvisedMethods.classProxy(beanFactory, name, singleton, targetClass);
             if (checked.add(List.of(targetClass, classProxy))) {
                 problems.addAll(slotMethods.validate(targetClass, classProxy, schedulers, mode));
             }

@@ -12,6 +12,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Future;
+import java.util.stream.BaseStream;
 
 import org.jspecify.annotations.Nullable;
 
@@ -25,8 +26,9 @@ import org.springframework.util.ClassUtils;
  * deferred reactive type that Spring's {@link ReactiveAdapterRegistry} adapts (Reactor's {@code Mono} and
  * {@code Flux}, RxJava's types, Kotlin's {@code Flow} and anything else with an adapter), or a Kotlin
  * {@code suspend} function (through Spring AOP's coroutine support, which needs {@code kotlinx-coroutines-reactor}).
- * Anything else asynchronous — a bare {@link Future}, a type known to be asynchronous without an adapter — is
- * refused at start-up, since its work would run outside the lock.
+ * Anything else asynchronous — a bare {@link Future}, a type known to be asynchronous without an adapter, a type
+ * its adapter cannot give back (a {@code Publisher} of the application's own), a {@code Stream} consumed after the
+ * method returned — is refused at start-up, since its work would run outside the lock.
  */
 public final class AsynchronousResults {
 
@@ -71,8 +73,17 @@ public final class AsynchronousResults {
             }
             return new AsynchronousResult(AsynchronousResult.Kind.COMPLETION_STAGE, type.getName(), null, false, null);
         }
+        if (BaseStream.class.isAssignableFrom(type)) {
+            return AsynchronousResult.unsupported(type.getName(), "a Stream is consumed after the method returned, "
+                    + "outside the lock; collect it into a List inside the method, or return a Flux");
+        }
         ReactiveAdapter adapter = ReactiveAdapterRegistry.getSharedInstance().getAdapter(type);
         if (adapter != null && REACTOR_PRESENT) {
+            if (!type.isAssignableFrom(adapter.getReactiveType())) {
+                return AsynchronousResult.unsupported(type.getName(), "Spring's ReactiveAdapterRegistry adapts it "
+                        + "only as a " + adapter.getReactiveType().getName() + ", which the aspect would return in "
+                        + "its place; declare the method to return " + adapter.getReactiveType().getName());
+            }
             if (!adapter.getDescriptor().isDeferred()) {
                 return AsynchronousResult.unsupported(type.getName(), "its work starts when the method returns it, "
                         + "not on subscription, so the lock could not be taken before it; return a Mono, a Flux or "

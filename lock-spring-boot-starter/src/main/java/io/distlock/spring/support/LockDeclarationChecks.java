@@ -27,12 +27,24 @@ public final class LockDeclarationChecks implements SmartInitializingSingleton {
 
     @Override
     public void afterSingletonsInstantiated() {
+        List<LockDeclarationCheck> all = check();
+        all.forEach(LockDeclarationCheck::accepted);
+    }
+
+    /**
+     * Runs every check, as early as the first scheduled bean ({@link DeclarationsCheckedBeforeScheduling}) and once
+     * all singletons exist.
+     *
+     * @return the checks, all of which found nothing
+     * @throws InvalidLockDeclarationException listing every problem found
+     */
+    List<LockDeclarationCheck> check() {
         List<LockDeclarationCheck> all = checks.orderedStream().toList();
         Set<String> problems = new LinkedHashSet<>();
         all.forEach(check -> problems.addAll(check.problems()));
         if (!problems.isEmpty()) {
             throw new InvalidLockDeclarationException(new ArrayList<>(problems));
         }
-        all.forEach(LockDeclarationCheck::accepted);
+        return all;
     }
 }

@@ -18,6 +18,7 @@ import org.slf4j.LoggerFactory;
 
 import org.springframework.asm.ClassReader;
 import org.springframework.asm.ClassVisitor;
+import org.springframework.asm.Handle;
 import org.springframework.asm.MethodVisitor;
 import org.springframework.asm.Opcodes;
 import org.springframework.asm.Type;
@@ -27,8 +28,10 @@ import org.springframework.asm.Type;
  * a call ({@code this.generate(…)}) does not go through the proxy, so it takes no lock. The classes of the bean's
  * hierarchy are read once at start-up with Spring's ASM (the instructions only, no debug information). What this
  * cannot see: calls from other classes' code — inner and anonymous classes, lambdas compiled into them, another bean
- * handed {@code this} — and calls through reflection or method handles; and it does not tell a call on {@code this}
- * from one on another instance of the same class, which is rare and reported alike.
+ * handed {@code this} — and calls through reflection or method handles. A call's receiver is followed on the operand
+ * stack ({@link ReceiverStack}), so a call through an injected self-reference (the proxy) or on another instance
+ * is not reported, and a method reference bound to {@code this} ({@code this::generate}) is; where an instruction
+ * leaves the stack unknown, a call of a guarded method of the class is reported as if on {@code this}.
  */
 public final class SelfInvocations {
 
@@ -85,22 +88,162 @@ public final class SelfInvocations {
                         return null;
                     }
                     String caller = caller(name, descriptor);
-                    return new MethodVisitor(Opcodes.ASM9) {
+                    return new ReceiverTracking(new ReceiverStack()) {
 
                         @Override
                         public void visitMethodInsn(int opcode, String owner, String calledName,
                                 String calledDescriptor, boolean isInterface) {
+                            boolean onThis = stack.call(calledDescriptor, opcode != Opcodes.INVOKESTATIC);
                             Method called = guarded.get(calledName + calledDescriptor);
-                            if (called != null && opcode != Opcodes.INVOKESTATIC && owners.contains(owner)) {
+                            if (called != null && opcode != Opcodes.INVOKESTATIC && owners.contains(owner) && onThis) {
                                 callers.computeIfAbsent(called, key -> new TreeSet<>()).add(caller);
                             }
                         }
+
+                        @Override
+                        public void visitInvokeDynamicInsn(String indyName, String indyDescriptor, Handle bootstrap,
+                                Object... arguments) {
+                            // A method reference bound to this (this::generate) calls it on this, past the proxy.
+                            int captured = (Type.getArgumentsAndReturnSizes(indyDescriptor) >> 2) - 1;
+                            for (Object argument : arguments) {
+                                if (argument instanceof Handle handle && handle.getTag() != Opcodes.H_INVOKESTATIC
+                                        && owners.contains(handle.getOwner()) && captured > 0
+                                        && stack.mayBeThis(captured - 1)) {
+                                    Method called = guarded.get(handle.getName() + handle.getDesc());
+                                    if (called != null) {
+                                        callers.computeIfAbsent(called, key -> new TreeSet<>())
+                                                .add("a method reference in " + caller);
+                                    }
+                                }
+                            }
+                            stack.call(indyDescriptor, false);
+                        }
                     };
                 }
-            }, ClassReader.SKIP_DEBUG | ClassReader.SKIP_FRAMES);
+            }, ClassReader.SKIP_DEBUG | ClassReader.EXPAND_FRAMES);
         }
         catch (IOException | RuntimeException ex) {
             logger.debug("Could not read the bytecode of {} to look for calls it makes on itself", type.getName(), ex);
+        }
+    }
+
+    /** Keeps a {@link ReceiverStack} up to date with every instruction but calls, which subclasses handle. */
+    private abstract static class ReceiverTracking extends MethodVisitor {
+
+        final ReceiverStack stack;
+
+        ReceiverTracking(ReceiverStack stack) {
+            super(Opcodes.ASM9);
+            this.stack = stack;
+        }
+
+        @Override
+        public void visitFrame(int type, int numLocal, @Nullable Object[] local, int numStack,
+                @Nullable Object[] frameStack) {
+            stack.frame(numStack, frameStack != null ? frameStack : new Object[0]);
+        }
+
+        @Override
+        public void visitInsn(int opcode) {
+            if (opcode == Opcodes.ACONST_NULL || (opcode >= Opcodes.ICONST_M1 && opcode <= Opcodes.ICONST_5)
+                    || (opcode >= Opcodes.FCONST_0 && opcode <= Opcodes.FCONST_2)) {
+                stack.push(1);
+            }
+            else if (opcode == Opcodes.LCONST_0 || opcode == Opcodes.LCONST_1 || opcode == Opcodes.DCONST_0
+                    || opcode == Opcodes.DCONST_1) {
+                stack.push(2);
+            }
+            else if (opcode == Opcodes.POP) {
+                stack.pop(1);
+            }
+            else if (opcode == Opcodes.POP2) {
+                stack.pop(2);
+            }
+            else if (opcode == Opcodes.DUP) {
+                stack.dup();
+            }
+            else {
+                stack.unknown();
+            }
+        }
+
+        @Override
+        public void visitIntInsn(int opcode, int operand) {
+            if (opcode == Opcodes.NEWARRAY) {
+                stack.pop(1);
+            }
+            stack.push(1);
+        }
+
+        @Override
+        public void visitVarInsn(int opcode, int var) {
+            switch (opcode) {
+                case Opcodes.ILOAD, Opcodes.FLOAD -> stack.push(1);
+                case Opcodes.LLOAD, Opcodes.DLOAD -> stack.push(2);
+                case Opcodes.ALOAD -> stack.pushLoad(var, true);
+                case Opcodes.ISTORE, Opcodes.FSTORE, Opcodes.ASTORE -> stack.pop(1);
+                case Opcodes.LSTORE, Opcodes.DSTORE -> stack.pop(2);
+                default -> stack.unknown();
+            }
+        }
+
+        @Override
+        public void visitTypeInsn(int opcode, String type) {
+            switch (opcode) {
+                case Opcodes.NEW -> stack.push(1);
+                case Opcodes.CHECKCAST -> {
+                }
+                default -> {
+                    stack.pop(1);
+                    stack.push(1);
+                }
+            }
+        }
+
+        @Override
+        public void visitFieldInsn(int opcode, String owner, String name, String descriptor) {
+            int size = ReceiverStack.size(descriptor);
+            switch (opcode) {
+                case Opcodes.GETSTATIC -> stack.push(size);
+                case Opcodes.PUTSTATIC -> stack.pop(size);
+                case Opcodes.GETFIELD -> {
+                    stack.pop(1);
+                    stack.push(size);
+                }
+                default -> stack.pop(size + 1);
+            }
+        }
+
+        @Override
+        public void visitLdcInsn(Object value) {
+            stack.push(value instanceof Long || value instanceof Double ? 2 : 1);
+        }
+
+        @Override
+        public void visitJumpInsn(int opcode, org.springframework.asm.Label label) {
+            if (opcode == Opcodes.GOTO) {
+                return;
+            }
+            boolean twoOperands = opcode >= Opcodes.IF_ICMPEQ && opcode <= Opcodes.IF_ACMPNE;
+            stack.pop(twoOperands ? 2 : 1);
+        }
+
+        @Override
+        public void visitTableSwitchInsn(int min, int max, org.springframework.asm.Label fallback,
+                org.springframework.asm.Label... labels) {
+            stack.pop(1);
+        }
+
+        @Override
+        public void visitLookupSwitchInsn(org.springframework.asm.Label fallback, int[] keys,
+                org.springframework.asm.Label[] labels) {
+            stack.pop(1);
+        }
+
+        @Override
+        public void visitMultiANewArrayInsn(String descriptor, int dimensions) {
+            stack.pop(dimensions);
+            stack.push(1);
         }
     }
 

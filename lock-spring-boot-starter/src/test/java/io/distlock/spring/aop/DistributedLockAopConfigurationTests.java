@@ -36,7 +36,7 @@ class DistributedLockAopConfigurationTests {
                 new LockedMethods(new org.springframework.beans.factory.support.DefaultListableBeanFactory(),
                         () -> LockedMethodDefaults.STANDARD), () -> {
                             throw new IllegalStateException("not used");
-                        }));
+                        }, new AsynchronousRuns()));
         runner.withBean(DistributedLockAdvisor.class, () -> advisor)
             .run(context -> assertThat(context).getBean(DistributedLockAdvisor.class).isSameAs(advisor));
     }

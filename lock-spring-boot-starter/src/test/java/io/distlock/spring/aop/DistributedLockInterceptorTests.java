@@ -61,6 +61,22 @@ class DistributedLockInterceptorTests {
     }
 
     @Test
+    void guardsAMethodWhoseComposedAnnotationCarriesTheLockWithItsOwnAttributes() {
+        runner.withBean(Composed.class).run(context -> {
+            Composed composed = context.getBean(Composed.class);
+            assertThat(AopUtils.isAopProxy(composed)).isTrue();
+            assertThat(composed.run("2026-09")).isEqualTo("composed:2026-09");
+        });
+    }
+
+    @Test
+    void aWrongComposedDeclarationFailsTheStartLikeADirectOne() {
+        runner.withBean(BadComposed.class).run(context -> assertThat(context).getFailure()
+                .hasMessageContaining("@DistributedLock on " + BadComposed.class.getName() + ".run(String): "
+                        + "attribute 'ttl' = '30'"));
+    }
+
+    @Test
     void guardsWithoutTheAspectJWeaver() {
         runner.withClassLoader(new FilteredClassLoader("org.aspectj"))
             .run(context -> assertThat(context.getBean(ReportJob.class).generate("2026-07"))
@@ -175,6 +191,37 @@ class DistributedLockInterceptorTests {
 
         @DistributedLock(resource = "#{#name}", ttl = "PT1S")
         String awaitLoss(String name, Consumer<Lease> steal);
+    }
+
+    /** An application's own annotation carrying the lock, its resource given through an alias. */
+    @java.lang.annotation.Retention(java.lang.annotation.RetentionPolicy.RUNTIME)
+    @java.lang.annotation.Target(java.lang.annotation.ElementType.METHOD)
+    @DistributedLock(resource = "unused")
+    public @interface MonthlyLock {
+
+        @org.springframework.core.annotation.AliasFor(annotation = DistributedLock.class, attribute = "resource")
+        String value();
+
+        @org.springframework.core.annotation.AliasFor(annotation = DistributedLock.class, attribute = "ttl")
+        String ttl() default "PT30S";
+    }
+
+    /** Guarded through the composed annotation. */
+    public static class Composed {
+
+        @MonthlyLock("composed:#{#month}")
+        public String run(String month) {
+            return CurrentLease.require().resource();
+        }
+    }
+
+    /** A composed declaration with a TTL without a unit. */
+    public static class BadComposed {
+
+        @MonthlyLock(value = "bad:#{#month}", ttl = "30")
+        public String run(String month) {
+            return month;
+        }
     }
 
     /** Its implementation, without annotations of its own. */

@@ -85,6 +85,38 @@ class LockedMethodValidatorTests {
     }
 
     @Test
+    void reactiveResultsWithoutContextPropagationStartWithAWarningSayingHowToReadTheLeaseEverywhere(
+            org.springframework.boot.test.system.CapturedOutput output) {
+        runner.withClassLoader(new org.springframework.boot.test.context.FilteredClassLoader("io.micrometer.context"))
+            .withBean(PublicReactive.class).run(context -> {
+                assertThat(context).hasNotFailed();
+                assertThat(output.getOut()).contains("@DistributedLock methods with reactive results ("
+                        + PublicReactive.class.getName() + ".mono()").contains("io.micrometer:context-propagation is "
+                        + "not on the class path; add it and set spring.reactor.context-propagation=auto")
+                    .doesNotContain(PublicReactive.class.getName() + ".future()");
+            });
+    }
+
+    @Test
+    void reactiveResultsWithContextPropagationStartWithoutThatWarning(
+            org.springframework.boot.test.system.CapturedOutput output) {
+        runner.withBean(Asynchronous.class).run(context -> {
+            assertThat(context).hasNotFailed();
+            assertThat(output.getOut()).doesNotContain("@DistributedLock methods with reactive results");
+        });
+    }
+
+    @Test
+    void inAspectJModeAClassWovenOnlyByAnotherAspectIsRefused() {
+        runner.withPropertyValues("distributed-lock.mode=aspectj").withBean(WovenByAnotherAspect.class)
+            .run(context -> assertThat(NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure()))
+                .isInstanceOf(InvalidLockDeclarationException.class)
+                .hasMessageContaining("@DistributedLock on " + WovenByAnotherAspect.class.getName() + ".run(): "
+                        + "distributed-lock.mode is aspectj, but the aspect of io.distlock:lock-aspectj is not woven "
+                        + "into " + WovenByAnotherAspect.class.getName()));
+    }
+
+    @Test
     void inAspectJModeAClassTheAspectIsNotWovenIntoIsRefused() {
         runner.withPropertyValues("distributed-lock.mode=aspectj").withBean(SelfCalling.class).run(context -> {
             assertThat(context).hasFailed();
@@ -113,7 +145,12 @@ class LockedMethodValidatorTests {
                 .hasMessageContaining(method + ".future(): the method returns java.util.concurrent.Future, which "
                         + "cannot be guarded: a Future's completion cannot be seen without blocking a thread")
                 .hasMessageContaining(method + ".ownFuture(): the method returns " + OwnFuture.class.getName()
-                        + ", which cannot be guarded: the lock can only be held until a CompletableFuture completes");
+                        + ", which cannot be guarded: the lock can only be held until a CompletableFuture completes")
+                .hasMessageContaining(method + ".ownPublisher(): the method returns " + OwnPublisher.class.getName()
+                        + ", which cannot be guarded: Spring's ReactiveAdapterRegistry adapts it only as a "
+                        + "org.reactivestreams.Publisher")
+                .hasMessageContaining(method + ".stream(): the method returns java.util.stream.Stream, which cannot "
+                        + "be guarded: a Stream is consumed after the method returned, outside the lock");
         });
     }
 
@@ -662,6 +699,54 @@ class LockedMethodValidatorTests {
         @DistributedLock(resource = "own")
         public OwnFuture ownFuture() {
             return new OwnFuture();
+        }
+
+        @DistributedLock(resource = "publisher")
+        public OwnPublisher ownPublisher() {
+            return new OwnPublisher();
+        }
+
+        @DistributedLock(resource = "stream")
+        public java.util.stream.Stream<String> stream() {
+            return java.util.stream.Stream.of("done");
+        }
+    }
+
+    /**
+     * What another aspect's around advice leaves in a class it wove (the method's body under ajc's name for it), but
+     * without the distributed-lock aspect.
+     */
+    static class WovenByAnotherAspect {
+
+        @DistributedLock(resource = "woven-elsewhere")
+        public void run() {
+            run_aroundBody0();
+        }
+
+        private static void run_aroundBody0() {
+        }
+    }
+
+    /** A reactive and a future result, in a public class a proxy can subclass from a filtering class loader. */
+    public static class PublicReactive {
+
+        @DistributedLock(resource = "public-mono")
+        public reactor.core.publisher.Mono<String> mono() {
+            return reactor.core.publisher.Mono.just("done");
+        }
+
+        @DistributedLock(resource = "public-future")
+        public java.util.concurrent.CompletableFuture<String> future() {
+            return java.util.concurrent.CompletableFuture.completedFuture("done");
+        }
+    }
+
+    /** A publisher type of its own, which the aspect cannot return in place of the method's. */
+    static class OwnPublisher implements org.reactivestreams.Publisher<String> {
+
+        @Override
+        public void subscribe(org.reactivestreams.Subscriber<? super String> subscriber) {
+            reactor.core.publisher.Flux.just("done").subscribe(subscriber);
         }
     }
 

@@ -276,6 +276,122 @@ abstract class ReactiveDistributedLockContractTests {
         }
     }
 
+    @Test
+    void aLeaseLostWhileTheMonoRunsStopsItsWorkAndFailsItAtOnce() {
+        String resource = resource();
+        CompletableFuture<String> result = jobs.monoThrow(resource).toFuture();
+        Lease thief = stealWhenHeld(resource);
+        try {
+            // The work never ends by itself: the loss alone ends the result.
+            assertThatThrownBy(() -> result.get(10, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class)
+                    .cause().isInstanceOf(LockLostException.class).hasMessageContaining(resource);
+            assertThat(works.cancelled).as("the work's subscription, cancelled").contains(resource);
+        }
+        finally {
+            thief.release();
+        }
+    }
+
+    @Test
+    void aLeaseLostWhileTheFluxRunsStopsItsWorkAndSkipCompletesWithWhatItGave() throws Exception {
+        String resource = resource();
+        List<String> values = new java.util.concurrent.CopyOnWriteArrayList<>();
+        CompletableFuture<Void> result = jobs.fluxSkip(resource).doOnNext(values::add).then().toFuture();
+        Lease thief = stealWhenHeld(resource);
+        try {
+            result.get(10, TimeUnit.SECONDS);
+            assertThat(values).containsExactly("first");
+            assertThat(works.cancelled).as("the work's subscription, cancelled").contains(resource);
+        }
+        finally {
+            thief.release();
+        }
+    }
+
+    @Test
+    void aLeaseLostWhileTheFutureRunsFailsItAtOnceAndCancelsTheMethodsFuture() {
+        String resource = resource();
+        CompletableFuture<String> result = jobs.futureThrow(resource);
+        Lease thief = stealWhenHeld(resource);
+        try {
+            assertThatThrownBy(() -> result.get(10, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class)
+                    .cause().isInstanceOf(LockLostException.class).hasMessageContaining(resource);
+            assertThat(works.future(resource)).as("the method's own future, cancelled").isCancelled();
+        }
+        finally {
+            thief.release();
+        }
+    }
+
+    @Test
+    void cancellingRightAfterSubscribingNeverLeavesTheLockHeld() {
+        LockManager lockManager = context.getBean(LockManager.class);
+        List<String> resources = new java.util.ArrayList<>();
+        for (int round = 0; round < 300; round++) {
+            String resource = resource();
+            resources.add(resource);
+            Disposable subscription = jobs.monoLong(resource).subscribe();
+            // Cancels at every moment of the acquire: before it is sent, while it runs, as its lease arrives.
+            long until = System.nanoTime() + java.util.concurrent.ThreadLocalRandom.current().nextLong(3_000_000);
+            while (System.nanoTime() < until && repository.find(resource).isEmpty()) {
+                Thread.onSpinWait();
+            }
+            subscription.dispose();
+        }
+        // The TTL is 30 seconds and the watchdog renews what it holds: only releases free them.
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(lockManager.activeLeases())
+                .filteredOn(lease -> resources.contains(lease.resource())).isEmpty());
+        assertThat(resources).allSatisfy(resource -> assertThat(refusedElsewhere(resource)).isFalse());
+    }
+
+    @Test
+    void twoSubscriptionsToOneMonoEachTakeTheLockAndTheSecondIsRefusedWhileTheFirstHoldsIt() throws Exception {
+        String resource = resource();
+        Mono<String> mono = jobs.monoThrow(resource);
+        CompletableFuture<String> first = mono.toFuture();
+        await().atMost(Duration.ofSeconds(10)).until(() -> repository.find(resource).isPresent());
+        long firstToken = repository.find(resource).orElseThrow().token();
+        assertThatThrownBy(() -> mono.block(Duration.ofSeconds(10))).as("the second subscription, its own acquire")
+                .isInstanceOf(LockNotAcquiredException.class);
+        works.until(resource).tryEmitValue("done");
+        assertThat(first.get(10, TimeUnit.SECONDS)).isEqualTo("done under token " + firstToken);
+        awaitFree(resource);
+        assertThat(mono.block(Duration.ofSeconds(10))).as("a third, once the first released")
+                .startsWith("done under token ").isNotEqualTo("done under token " + firstToken);
+        awaitFree(resource);
+    }
+
+    @Test
+    void aFluxSubscribedAgainTakesAndReleasesTheLockOncePerSubscription() {
+        String resource = resource();
+        works.until(resource).tryEmitValue("done");
+        List<String> values = jobs.fluxThrow(resource).repeat(2).collectList().block(Duration.ofSeconds(20));
+        assertThat(values).hasSize(6);
+        assertThat(values.stream().filter(value -> value.startsWith("done under token ")).distinct())
+                .as("a lease of its own for each of the three subscriptions").hasSize(3);
+        awaitFree(resource);
+        assertThat(context.getBean(LockManager.class).activeLeases())
+                .filteredOn(lease -> lease.resource().equals(resource)).isEmpty();
+    }
+
+    @Test
+    void aResourceThatEvaluatesToNullFailsTheResultInsteadOfTheCall() {
+        Mono<String> mono = jobs.monoSkip(null);
+        assertThatThrownBy(() -> mono.block(Duration.ofSeconds(10))).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> jobs.fluxSkip(null).blockLast(Duration.ofSeconds(10)))
+                .isInstanceOf(IllegalArgumentException.class);
+        CompletableFuture<String> future = jobs.futureSkip(null);
+        assertThatThrownBy(() -> future.get(10, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class)
+                .cause().isInstanceOf(IllegalArgumentException.class);
+    }
+
+    /** Waits until the guarded call holds the lock, then takes it from under it as an expiry and a takeover would. */
+    private Lease stealWhenHeld(String resource) {
+        await().atMost(Duration.ofSeconds(10)).until(() -> repository.find(resource).isPresent());
+        ForcedRelease.of(repository).forceRelease(resource, repository.find(resource).orElseThrow().token());
+        return holdElsewhere(resource);
+    }
+
     /** The application: every auto-configuration, the guarded beans. */
     @Configuration(proxyBeanMethods = false)
     @EnableAutoConfiguration

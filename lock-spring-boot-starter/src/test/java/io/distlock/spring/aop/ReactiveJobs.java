@@ -32,7 +32,8 @@ public class ReactiveJobs {
 
     private Mono<String> work(String resource) {
         CurrentLease.get().ifPresent(lease -> works.assembledUnder.put(resource, lease));
-        return works.until(resource).asMono().flatMap(end -> LockContext.lease()
+        return works.until(resource).asMono().doOnCancel(() -> works.cancelled.add(resource))
+                .flatMap(end -> LockContext.lease()
                 .map(lease -> end + " under token " + lease.token())
                 .switchIfEmpty(Mono.just(end + " without a lease")));
     }
@@ -111,6 +112,9 @@ public class ReactiveJobs {
 
         /** The futures of the future-returning methods by resource. */
         final Map<String, CompletableFuture<String>> futures = new ConcurrentHashMap<>();
+
+        /** The resources whose work was cancelled before it ended. */
+        final java.util.Set<String> cancelled = ConcurrentHashMap.newKeySet();
 
         /** The lease each call saw while it built its result, by resource. */
         final Map<String, Lease> assembledUnder = new ConcurrentHashMap<>();

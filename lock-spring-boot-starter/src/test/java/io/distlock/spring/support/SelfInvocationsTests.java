@@ -32,6 +32,22 @@ class SelfInvocationsTests {
                 .isEmpty();
     }
 
+    @Test
+    void aCallThroughAnInjectedSelfReferenceIsNotReported() throws Exception {
+        assertThat(SelfInvocations.find(SelfInjected.class, List.of(generate(SelfInjected.class)))).isEmpty();
+    }
+
+    @Test
+    void aMethodReferenceBoundToItselfIsFound() throws Exception {
+        assertThat(SelfInvocations.find(MethodReference.class, List.of(generate(MethodReference.class))))
+                .containsExactly("generate(String) from a method reference in later()");
+    }
+
+    @Test
+    void aCallOfAnUnguardedOverloadIsNotReported() throws Exception {
+        assertThat(SelfInvocations.find(Overloads.class, List.of(generate(Overloads.class)))).isEmpty();
+    }
+
     private static Method generate(Class<?> type) throws NoSuchMethodException {
         return type.getMethod("generate", String.class);
     }
@@ -50,6 +66,57 @@ class SelfInvocationsTests {
 
         public Runnable lambdaCaller() {
             return () -> generate(toString());
+        }
+    }
+
+    /** Calls its guarded method through its proxy, injected into a field of its own: guarded. */
+    static class SelfInjected {
+
+        private SelfInjected self;
+
+        private final String month = "2026-05";
+
+        @DistributedLock(resource = "report:#{#month}")
+        public String generate(String month) {
+            return month;
+        }
+
+        public String nightly() {
+            return self.generate(month + this.month.length());
+        }
+
+        public String ternary(boolean now) {
+            return (now ? self : this.self).generate(month);
+        }
+    }
+
+    /** Hands out a method reference bound to itself, which calls it past the proxy. */
+    static class MethodReference {
+
+        @DistributedLock(resource = "report:#{#month}")
+        public String generate(String month) {
+            return month;
+        }
+
+        public java.util.function.Function<String, String> later() {
+            return this::generate;
+        }
+    }
+
+    /** Calls an unguarded overload of its guarded method. */
+    static class Overloads {
+
+        @DistributedLock(resource = "report:#{#month}")
+        public String generate(String month) {
+            return month;
+        }
+
+        public String generate(int month) {
+            return String.valueOf(month);
+        }
+
+        public String nightly() {
+            return generate(5);
         }
     }
 
