@@ -39,7 +39,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * its connections stay open and nothing answers, neither statements nor cancel requests — what a hung host or a
  * network path that swallows packets looks like. Health still answers within a second saying DOWN with the cause,
  * {@code /actuator/locks} answers 503 with the reason within the library's bound (the wait for a connection plus the
- * network timeout), and a guarded method gives up within the same bound. Runs only with {@code -Ppg-crash}.
+ * network timeout), and a guarded method gives up within the same bound. HikariCP's check of a connection that
+ * idled, which runs in the caller's thread, is kept within the statement timeout ({@code validation-timeout}); with
+ * its default 5 s per connection, {@code /actuator/locks} took 10 s. Runs only with {@code -Ppg-crash}.
  */
 @Tag("pg-crash")
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
@@ -47,6 +49,9 @@ import static org.assertj.core.api.Assertions.assertThat;
         properties = { "distributed-lock.jdbc.statement-timeout=1s",
                 "distributed-lock.jdbc.initialize-schema=always",
                 "spring.datasource.hikari.maximum-pool-size=6",
+                // HikariCP checks a connection that idled before handing it out, for up to this long per connection,
+                // in the caller's thread: kept within the statement timeout, as docs/guarantees.md advises.
+                "spring.datasource.hikari.validation-timeout=1000",
                 "management.endpoints.web.exposure.include=health,locks",
                 "management.endpoint.health.show-details=always" })
 class FrozenDatabaseEndToEndTests {
@@ -54,6 +59,8 @@ class FrozenDatabaseEndToEndTests {
     private static final Duration STATEMENT_TIMEOUT = Duration.ofSeconds(1);
 
     private static final Duration BOUND = STATEMENT_TIMEOUT.plus(JdbcLockRepository.networkTimeout(STATEMENT_TIMEOUT));
+
+    private static final Duration VALIDATION_TIMEOUT = Duration.ofSeconds(1);
 
     /** Scheduling on a busy machine. */
     private static final Duration MARGIN = Duration.ofMillis(700);
@@ -130,10 +137,14 @@ class FrozenDatabaseEndToEndTests {
                     locks.body());
             assertThat(took).as("/actuator/locks").isLessThan(BOUND.plus(MARGIN));
             assertThat(locks.statusCode()).isEqualTo(503);
-            assertThat(json.readTree(locks.body()).get("message").asString()).contains("did not answer");
+            assertThat(json.readTree(locks.body()).get("message").asString()).contains("did not answer")
+                .doesNotEndWith("null");
             Duration guardedTook = guarded.get(30, TimeUnit.SECONDS);
             System.out.printf("FROZEN guarded method: %d ms%n", guardedTook.toMillis());
-            assertThat(guardedTook).as("the guarded method's acquire").isLessThan(BOUND.plus(MARGIN));
+            // Its acquire may take a connection that idled: HikariCP checks each idle one it tries before it sees the
+            // interrupt that ends the wait, each check for up to validation-timeout (docs/guarantees.md, limits).
+            assertThat(guardedTook).as("the guarded method's acquire")
+                    .isLessThan(BOUND.plus(VALIDATION_TIMEOUT).plus(MARGIN));
             assertThat(worker.runs()).as("the guarded method ran only before the freeze").isEqualTo(1);
         }
     }
