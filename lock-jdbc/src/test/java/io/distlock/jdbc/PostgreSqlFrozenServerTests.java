@@ -53,8 +53,8 @@ import static org.awaitility.Awaitility.await;
  * still ends within the library's own bound, measured here through HikariCP pools: the wait for a connection (at most
  * the statement timeout) plus one statement against a server that does not answer
  * ({@link JdbcLockRepository#networkTimeout}); HikariCP's own check of a connection that idled, in the caller's thread,
- * is bounded by its {@code validationTimeout}, kept here within the statement timeout. A lease kept alive is told lost within one
- * renewal interval of running out, and an acquire whose answer never came is given back once the server answers
+ * is bounded by its {@code validationTimeout}, kept here within the statement timeout. A lease kept alive is told lost
+ * within one renewal interval of running out, and an acquire whose answer never came is given back once the server answers
  * again. Runs only with {@code -Ppg-crash} (tag {@code pg-crash}).
  */
 @Tag("pg-crash")

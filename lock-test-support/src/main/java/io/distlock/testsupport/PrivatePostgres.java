@@ -21,8 +21,8 @@ import org.jspecify.annotations.Nullable;
  * without touching the shared server: created with {@code initdb}, run by {@code pg_ctl} as the {@code postgres} OS
  * user when the tests run as root. Its settings are PostgreSQL's defaults for durability ({@code fsync} on,
  * {@code synchronous_commit} on), except that the WAL writer waits the longest it may ({@code wal_writer_delay} 10 s):
- * commits that did not wait for the flush then stay in memory longest, the worst case for them. The binaries are found under {@code DISTLOCK_TEST_POSTGRESQL_BIN}, else the
- * newest {@code /usr/lib/postgresql/<version>/bin}, else on the {@code PATH}. It can also be frozen ({@link #freeze}):
+ * commits that did not wait for the flush then stay in memory longest, the worst case for them. The binaries are
+ * found under {@code DISTLOCK_TEST_POSTGRESQL_BIN}, else the newest {@code /usr/lib/postgresql/<version>/bin}, else on the {@code PATH}. It can also be frozen ({@link #freeze}):
  * every process of the server stopped with {@code SIGSTOP}, so that its connections stay open and nothing answers.
  */
 public final class PrivatePostgres implements AutoCloseable {
