@@ -28,12 +28,12 @@ import org.springframework.jdbc.datasource.DataSourceUtils;
  * {@link StatementFailures}.
  *
  * <p>With a statement timeout, the wait for a connection of its own is bounded by it ({@link OwnConnections#take}),
- * every wait of that connection for its server by a network timeout a little longer ({@link NetworkTimeout}, which
- * ends a statement on a server that answers nothing, its cancel included), and every statement on it, as the dialect
- * says: cancelled through JDBC once the timeout passed ({@link StatementCanceller}), a bound in the statement's text
- * (compiled in by {@link LockStatements}), or the session's lock timeout. A statement that runs out of time, including one waiting for a row lock held by another session, is rolled
- * back by the database and surfaces as a {@link QueryTimeoutException}, whatever the database's error code; it is not
- * retried.
+ * every wait of that connection for its server by a network timeout a little longer ({@link NetworkTimeout}, which ends
+ * a statement on a server that answers nothing, its cancel included), and every statement on it, as the dialect says:
+ * cancelled through JDBC once the timeout passed ({@link StatementCanceller}), a bound in the statement's text
+ * (compiled in by {@link LockStatements}), or the session's lock timeout. A statement that runs out of time, including
+ * one waiting for a row lock held by another session, is rolled back by the database and surfaces as a {@link
+ * QueryTimeoutException}, whatever the database's error code; it is not retried.
  */
 final class StatementExecutor {
 

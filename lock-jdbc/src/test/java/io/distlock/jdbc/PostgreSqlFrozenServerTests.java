@@ -54,8 +54,8 @@ import static org.awaitility.Awaitility.await;
  * the statement timeout) plus one statement against a server that does not answer
  * ({@link JdbcLockRepository#networkTimeout}); HikariCP's own check of a connection that idled, in the caller's thread,
  * is bounded by its {@code validationTimeout}, kept here within the statement timeout. A lease kept alive is told lost
- * within one renewal interval of running out, and an acquire whose answer never came is given back once the server answers
- * again. Runs only with {@code -Ppg-crash} (tag {@code pg-crash}).
+ * within one renewal interval of running out, and an acquire whose answer never came is given back once the server
+ * answers again. Runs only with {@code -Ppg-crash} (tag {@code pg-crash}).
  */
 @Tag("pg-crash")
 class PostgreSqlFrozenServerTests {

@@ -19,11 +19,12 @@ import org.jspecify.annotations.Nullable;
 /**
  * A PostgreSQL cluster of a test's own, in a temporary directory on a free port, that the test may kill and restart
  * without touching the shared server: created with {@code initdb}, run by {@code pg_ctl} as the {@code postgres} OS
- * user when the tests run as root. Its settings are PostgreSQL's defaults for durability ({@code fsync} on,
- * {@code synchronous_commit} on), except that the WAL writer waits the longest it may ({@code wal_writer_delay} 10 s):
- * commits that did not wait for the flush then stay in memory longest, the worst case for them. The binaries are
- * found under {@code DISTLOCK_TEST_POSTGRESQL_BIN}, else the newest {@code /usr/lib/postgresql/<version>/bin}, else on the {@code PATH}. It can also be frozen ({@link #freeze}):
- * every process of the server stopped with {@code SIGSTOP}, so that its connections stay open and nothing answers.
+ * user when the tests run as root. Its settings are PostgreSQL's defaults for durability ({@code fsync} on, {@code
+ * synchronous_commit} on), except that the WAL writer waits the longest it may ({@code wal_writer_delay} 10 s): commits
+ * that did not wait for the flush then stay in memory longest, the worst case for them. The binaries are found under
+ * {@code DISTLOCK_TEST_POSTGRESQL_BIN}, else the newest {@code /usr/lib/postgresql/<version>/bin}, else on the {@code
+ * PATH}. It can also be frozen ({@link #freeze}): every process of the server stopped with {@code SIGSTOP}, so that its
+ * connections stay open and nothing answers.
  */
 public final class PrivatePostgres implements AutoCloseable {
 
@@ -55,7 +56,8 @@ public final class PrivatePostgres implements AutoCloseable {
         Path versions = Path.of("/usr/lib/postgresql");
         if (Files.isDirectory(versions)) {
             try (Stream<Path> dirs = Files.list(versions)) {
-                Path found = dirs.map(dir -> dir.resolve("bin")).filter(dir -> Files.isExecutable(dir.resolve("initdb")))
+                Path found = dirs.map(dir -> dir.resolve("bin"))
+                        .filter(dir -> Files.isExecutable(dir.resolve("initdb")))
                         .max(Comparator.comparing(dir -> versionOf(dir.getParent().getFileName().toString())))
                         .orElse(null);
                 if (found != null) {
@@ -96,7 +98,8 @@ public final class PrivatePostgres implements AutoCloseable {
             if (asRoot()) {
                 run(List.of("chown", "postgres:postgres", base.toString()));
             }
-            cluster.pg("initdb", "-D", cluster.data.toString(), "-A", "trust", "-U", "postgres", "-E", "UTF8", "--locale=C",
+            cluster.pg("initdb", "-D", cluster.data.toString(), "-A", "trust", "-U", "postgres", "-E", "UTF8",
+                    "--locale=C",
                     "--no-sync");
             Files.writeString(cluster.data.resolve("postgresql.conf"), """
 
