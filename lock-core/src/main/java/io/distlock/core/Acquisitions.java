@@ -8,8 +8,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * How a {@link LockManager} takes locks: one attempt with an owner token of its own, or attempts polled with
  * exponential backoff and jitter (and woken by releases, {@link ReleaseSignals}) until the request's wait is over; a
- * lease kept alive as its request says; and every acquisition told to the manager's observers. One attempt and its
- * report are also what an acquire that holds no thread is made of ({@link AsyncAcquisition}).
+ * lease kept alive as its request says; what an attempt that failed may have taken given back ({@link GiveBacks}); and
+ * every acquisition told to the manager's observers. One attempt and its report are also what an acquire that holds
+ * no thread is made of ({@link AsyncAcquisition}).
  */
 final class Acquisitions {
 
@@ -98,6 +99,10 @@ final class Acquisitions {
         }
         catch (RuntimeException ex) {
             Duration elapsed = Duration.ofNanos(System.nanoTime() - start);
+            if (!(ex instanceof IllegalArgumentException)) {
+                // The store may still run the acquire and take the lock for an owner nobody will know.
+                host.giveBacks().giveBack(request.resource(), owner, request.ttl());
+            }
             host.events().acquireFailed(request.label(), request.resource(), elapsed, ex);
             throw ex;
         }

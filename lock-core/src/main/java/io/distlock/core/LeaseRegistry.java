@@ -25,9 +25,12 @@ final class LeaseRegistry implements LeaseHost {
 
     private final ReleaseSignals releases;
 
+    private final GiveBacks giveBacks;
+
     LeaseRegistry(LockRepository repository, LeaseWatchdog watchdog, LockEvents events) {
         this.repository = repository;
         this.releases = new ReleaseSignals(repository);
+        this.giveBacks = new GiveBacks(repository);
         this.watchdog = watchdog;
         this.events = events;
     }
@@ -38,6 +41,11 @@ final class LeaseRegistry implements LeaseHost {
 
     ReleaseSignals releases() {
         return releases;
+    }
+
+    /** Gives back, in the background, what an acquire that got no answer may have taken ({@link GiveBacks}). */
+    GiveBacks giveBacks() {
+        return giveBacks;
     }
 
     void acquired(String label, Lease lease, Duration elapsed) {

@@ -213,12 +213,14 @@ public final class LockManager implements AutoCloseable {
     }
 
     /**
-     * Stops the watchdog if this manager created it, and closes the store's feed of releases (on PostgreSQL: gives
-     * back the connection listening for notifications).
+     * Stops the watchdog if this manager created it, closes the store's feed of releases (on PostgreSQL: gives
+     * back the connection listening for notifications), and stops giving back what acquires without an answer may
+     * have taken (such a lock then runs out by its TTL).
      */
     @Override
     public void close() {
         host.releases().close();
+        host.giveBacks().close();
         if (ownsWatchdog) {
             watchdog.close();
         }

@@ -147,6 +147,21 @@ public final class JdbcLockRepository implements LockRepository, BatchRenewal, F
     }
 
     /**
+     * How long a lock connection waits for its server at most, for a statement timeout: against a server that answers
+     * nothing — a frozen process, a network path that swallows packets while TCP stays open — neither the statement's
+     * bound nor its cancel is answered, and this ends the statement by breaking its connection (set with
+     * {@link java.sql.Connection#setNetworkTimeout} on every connection the repository takes, and set back when it is
+     * given back; drivers without network timeouts, such as H2's, keep no such bound). An operation then ends within
+     * the wait for a connection (at most the statement timeout) plus this.
+     *
+     * @param statementTimeout the statement timeout
+     * @return one and a half times the statement timeout, and at least 500 ms longer than it
+     */
+    public static Duration networkTimeout(Duration statementTimeout) {
+        return NetworkTimeout.after(statementTimeout);
+    }
+
+    /**
      * @return whether each release waits until its commit is durable ({@link Builder#durableRelease}): {@code false}
      *     when a release on PostgreSQL commits without waiting for the WAL flush
      */

@@ -11,12 +11,17 @@ import org.slf4j.LoggerFactory;
  * session settings it came in; and the one transaction on such a connection that work of several statements needs
  * ({@link #inTransaction}).
  *
+ * <p>Its waits for the server are bounded by a network timeout ({@link NetworkTimeout}) from the moment it is taken
+ * until it is given back, session preparation included, so that a server that answers nothing breaks it instead of
+ * holding the caller.
+ *
  * @param connection the connection
  * @param sessions what prepared its session
  * @param changes what to set back
+ * @param networkTimeoutBefore the network timeout to set back, or {@link NetworkTimeout#UNCHANGED}
  */
-record OwnConnection(Connection connection, SessionSettings sessions, SessionSettings.Changes changes)
-        implements AutoCloseable {
+record OwnConnection(Connection connection, SessionSettings sessions, SessionSettings.Changes changes,
+        int networkTimeoutBefore) implements AutoCloseable {
 
     private static final Logger logger = LoggerFactory.getLogger(OwnConnection.class);
 
@@ -26,15 +31,20 @@ record OwnConnection(Connection connection, SessionSettings sessions, SessionSet
      * @param own where connections of their own come from
      * @param sessions what prepares the session
      * @param waitNanos how long to wait for the data source at most, or 0 for no bound
+     * @param networkTimeoutMillis the bound of its waits for the server, or 0 for none
      * @return the connection
      * @throws SQLException when the data source gives none, or the session cannot be prepared
      */
-    static OwnConnection open(OwnConnections own, SessionSettings sessions, long waitNanos) throws SQLException {
+    static OwnConnection open(OwnConnections own, SessionSettings sessions, long waitNanos, int networkTimeoutMillis)
+            throws SQLException {
         Connection connection = own.take(waitNanos);
+        int before = NetworkTimeout.UNCHANGED;
         try {
-            return new OwnConnection(connection, sessions, sessions.prepare(connection));
+            before = NetworkTimeout.apply(connection, networkTimeoutMillis);
+            return new OwnConnection(connection, sessions, sessions.prepare(connection), before);
         }
         catch (SQLException | RuntimeException ex) {
+            NetworkTimeout.restore(connection, before);
             connection.close();
             throw ex;
         }
@@ -46,6 +56,7 @@ record OwnConnection(Connection connection, SessionSettings sessions, SessionSet
             sessions.restore(connection, changes);
         }
         finally {
+            NetworkTimeout.restore(connection, networkTimeoutBefore);
             connection.close();
         }
     }

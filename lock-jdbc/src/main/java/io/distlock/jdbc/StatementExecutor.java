@@ -27,12 +27,13 @@ import org.springframework.jdbc.datasource.DataSourceUtils;
  * {@link BoundStatements}, and their failures become Spring's {@link DataAccessException}s in
  * {@link StatementFailures}.
  *
- * <p>With a statement timeout, the wait for a connection of its own is bounded by it ({@link OwnConnections#take}), and
- * so is every statement on it, as the dialect says: cancelled through JDBC once the timeout passed ({@link
- * StatementCanceller}), a bound in the statement's text (compiled in by {@link LockStatements}), or the session's lock
- * timeout. A statement that runs out of time, including one waiting for a row lock held by another session, is rolled
- * back by the database and surfaces as a {@link QueryTimeoutException}, whatever the database's error code; it is not
- * retried.
+ * <p>With a statement timeout, the wait for a connection of its own is bounded by it ({@link OwnConnections#take}),
+ * every wait of that connection for its server by a network timeout a little longer ({@link NetworkTimeout}, which ends
+ * a statement on a server that answers nothing, its cancel included), and every statement on it, as the dialect says:
+ * cancelled through JDBC once the timeout passed ({@link StatementCanceller}), a bound in the statement's text
+ * (compiled in by {@link LockStatements}), or the session's lock timeout. A statement that runs out of time, including
+ * one waiting for a row lock held by another session, is rolled back by the database and surfaces as a {@link
+ * QueryTimeoutException}, whatever the database's error code; it is not retried.
  */
 final class StatementExecutor {
 
@@ -59,6 +60,9 @@ final class StatementExecutor {
 
     private final StatementFailures failures;
 
+    /** The bound of a connection of its own's waits for the server ({@link NetworkTimeout}), or 0 for none. */
+    private final int networkTimeoutMillis;
+
     /**
      * Creates an executor.
      *
@@ -79,6 +83,7 @@ final class StatementExecutor {
         this.statements = new BoundStatements(clock,
                 timeout != null && dialect.boundsByCancelling() ? timeout.toNanos() : 0);
         this.failures = new StatementFailures(own.source(), this.table, dialect, timeout);
+        this.networkTimeoutMillis = timeout != null ? (int) NetworkTimeout.after(timeout).toMillis() : 0;
     }
 
     /**
@@ -245,7 +250,7 @@ final class StatementExecutor {
      * @throws SQLException when the data source cannot give one
      */
     OwnConnection open() throws SQLException {
-        return OwnConnection.open(own, sessions, timeout != null ? timeout.toNanos() : 0);
+        return OwnConnection.open(own, sessions, timeout != null ? timeout.toNanos() : 0, networkTimeoutMillis);
     }
 
     /**

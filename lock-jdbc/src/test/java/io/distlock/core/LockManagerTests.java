@@ -218,6 +218,27 @@ class LockManagerTests {
     }
 
     @Test
+    void anAcquireWhoseAnswerWasLostAfterTheStoreTookTheLockGivesTheLockBack() {
+        // The store takes the lock, and the answer never reaches the caller (a connection broken by its network
+        // timeout while the server commits): nobody knows the owner, yet the lock is held for its whole TTL.
+        LockRepository answerLost = new DelegatingLockRepository(repository(TestDatabase.H2.dataSource())) {
+            @Override
+            public Optional<LockRecord> acquire(String resource, String owner, Duration ttl) {
+                super.acquire(resource, owner, ttl);
+                throw new org.springframework.dao.DataAccessResourceFailureException("the answer was lost");
+            }
+        };
+        String resource = resource();
+        try (LockManager manager = LockManager.builder(answerLost).build()) {
+            assertThatThrownBy(() -> manager.tryAcquire(resource, Duration.ofMinutes(5)))
+                    .hasMessageContaining("the answer was lost");
+            Optional<Lease> next = await().atMost(Duration.ofSeconds(5))
+                    .until(() -> locks.tryAcquire(resource, Duration.ofSeconds(10)), Optional::isPresent);
+            assertThat(next.orElseThrow().release()).isEqualTo(LockResult.APPLIED);
+        }
+    }
+
+    @Test
     void watchdogRidesOutADatabaseOutageShorterThanTheLease() {
         FlakyDataSource flaky = new FlakyDataSource(TestDatabase.H2.dataSource());
         try (LockManager manager = LockManager.builder(repository(flaky)).build()) {

@@ -87,7 +87,9 @@ public class LocksEndpointWebExtension {
             return body != null ? new WebEndpointResponse<>(body) : new WebEndpointResponse<>(whenNone);
         }
         catch (DataAccessException ex) {
-            String cause = NestedExceptionUtils.getMostSpecificCause(ex).getMessage();
+            // The most specific cause says most, unless it says nothing (an interrupted wait for a connection).
+            String specific = NestedExceptionUtils.getMostSpecificCause(ex).getMessage();
+            String cause = specific != null ? specific : ex.getMessage();
             logger.warn("The locks endpoint could not reach the lock store: {}", cause);
             logger.debug("The lock store's failure", ex);
             return problem(WebEndpointResponse.STATUS_SERVICE_UNAVAILABLE, "Service Unavailable",

@@ -136,11 +136,14 @@ class DistributedLockRedisAutoConfigurationTests {
     }
 
     @Test
-    void storeJdbcWithoutADataSourceConfiguresNoLocks() {
-        redisOnly.withPropertyValues("distributed-lock.store=jdbc").run(context -> assertThat(context).hasNotFailed()
-            .doesNotHaveBean(LockRepository.class)
-            .doesNotHaveBean(LockManager.class)
-            .doesNotHaveBean(DistributedLockAdvisor.class));
+    void storeJdbcWithoutADataSourceFailsTheStartRatherThanLeaveGuardedMethodsUnguarded() {
+        redisOnly.withConfiguration(AutoConfigurations.of(
+                io.distlock.spring.store.DistributedLockStoreCheckAutoConfiguration.class))
+            .withPropertyValues("distributed-lock.store=jdbc")
+            .run(context -> assertThat(context).hasFailed().getFailure()
+                .hasRootCauseMessage("distributed-lock.store=jdbc is set, but the application has no DataSource for "
+                        + "the lock table: it would have no lock manager, and its guarded methods would run "
+                        + "unguarded"));
     }
 
     @Test

@@ -1,4 +1,4 @@
-package io.distlock.jdbc;
+package io.distlock.testsupport;
 
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -19,12 +19,14 @@ import org.jspecify.annotations.Nullable;
 /**
  * A PostgreSQL cluster of a test's own, in a temporary directory on a free port, that the test may kill and restart
  * without touching the shared server: created with {@code initdb}, run by {@code pg_ctl} as the {@code postgres} OS
- * user when the tests run as root. Its settings are PostgreSQL's defaults for durability ({@code fsync} on,
- * {@code synchronous_commit} on), except that the WAL writer waits the longest it may ({@code wal_writer_delay} 10 s):
- * commits that did not wait for the flush then stay in memory longest, the worst case for them. The binaries are found under {@code DISTLOCK_TEST_POSTGRESQL_BIN}, else the
- * newest {@code /usr/lib/postgresql/<version>/bin}, else on the {@code PATH}.
+ * user when the tests run as root. Its settings are PostgreSQL's defaults for durability ({@code fsync} on, {@code
+ * synchronous_commit} on), except that the WAL writer waits the longest it may ({@code wal_writer_delay} 10 s): commits
+ * that did not wait for the flush then stay in memory longest, the worst case for them. The binaries are found under
+ * {@code DISTLOCK_TEST_POSTGRESQL_BIN}, else the newest {@code /usr/lib/postgresql/<version>/bin}, else on the {@code
+ * PATH}. It can also be frozen ({@link #freeze}): every process of the server stopped with {@code SIGSTOP}, so that its
+ * connections stay open and nothing answers.
  */
-final class PrivatePostgres implements AutoCloseable {
+public final class PrivatePostgres implements AutoCloseable {
 
     private final Path bin;
 
@@ -46,7 +48,7 @@ final class PrivatePostgres implements AutoCloseable {
      *
      * @return the directory of the PostgreSQL binaries, or {@code null} when none has {@code initdb}
      */
-    static @Nullable Path binaries() {
+    public static @Nullable Path binaries() {
         String configured = System.getenv("DISTLOCK_TEST_POSTGRESQL_BIN");
         if (configured != null && !configured.isBlank()) {
             return Files.isExecutable(Path.of(configured, "initdb")) ? Path.of(configured) : null;
@@ -54,7 +56,8 @@ final class PrivatePostgres implements AutoCloseable {
         Path versions = Path.of("/usr/lib/postgresql");
         if (Files.isDirectory(versions)) {
             try (Stream<Path> dirs = Files.list(versions)) {
-                Path found = dirs.map(dir -> dir.resolve("bin")).filter(dir -> Files.isExecutable(dir.resolve("initdb")))
+                Path found = dirs.map(dir -> dir.resolve("bin"))
+                        .filter(dir -> Files.isExecutable(dir.resolve("initdb")))
                         .max(Comparator.comparing(dir -> versionOf(dir.getParent().getFileName().toString())))
                         .orElse(null);
                 if (found != null) {
@@ -88,14 +91,15 @@ final class PrivatePostgres implements AutoCloseable {
      * @param bin the binaries' directory, from {@link #binaries()}
      * @return the running cluster
      */
-    static PrivatePostgres start(Path bin) throws IOException, InterruptedException {
+    public static PrivatePostgres start(Path bin) throws IOException, InterruptedException {
         Path base = Files.createTempDirectory("distlock-pg-");
         PrivatePostgres cluster = new PrivatePostgres(bin, base, freePort());
         try {
             if (asRoot()) {
                 run(List.of("chown", "postgres:postgres", base.toString()));
             }
-            cluster.pg("initdb", "-D", cluster.data.toString(), "-A", "trust", "-U", "postgres", "-E", "UTF8", "--locale=C",
+            cluster.pg("initdb", "-D", cluster.data.toString(), "-A", "trust", "-U", "postgres", "-E", "UTF8",
+                    "--locale=C",
                     "--no-sync");
             Files.writeString(cluster.data.resolve("postgresql.conf"), """
 
@@ -117,12 +121,12 @@ final class PrivatePostgres implements AutoCloseable {
     }
 
     /** Starts the server on its data directory, running crash recovery if it was killed. */
-    void startServer() throws IOException, InterruptedException {
+    public void startServer() throws IOException, InterruptedException {
         pg("pg_ctl", "-D", data.toString(), "-l", base.resolve("server.log").toString(), "-w", "-t", "60", "start");
     }
 
     /** Kills the server as a power cut would leave it: no checkpoint, no flush of what is not on disk yet. */
-    void crash() throws IOException, InterruptedException {
+    public void crash() throws IOException, InterruptedException {
         pg("pg_ctl", "-D", data.toString(), "-m", "immediate", "-w", "stop");
     }
 
@@ -132,15 +136,78 @@ final class PrivatePostgres implements AutoCloseable {
      * @param size the most connections
      * @return the pool
      */
-    HikariDataSource openPool(int size) {
+    public HikariDataSource openPool(int size) {
         HikariConfig config = new HikariConfig();
         config.setPoolName("distlock-private-postgresql");
-        config.setJdbcUrl("jdbc:postgresql://127.0.0.1:" + port + "/postgres");
+        config.setJdbcUrl(jdbcUrl());
         config.setUsername("postgres");
         config.setMaximumPoolSize(size);
         config.setMinimumIdle(0);
         config.setConnectionTimeout(5_000);
         return new HikariDataSource(config);
+    }
+
+    /**
+     * The JDBC URL of the cluster's {@code postgres} database.
+     *
+     * @return the URL
+     */
+    public String jdbcUrl() {
+        return "jdbc:postgresql://127.0.0.1:" + port + "/postgres";
+    }
+
+    /**
+     * Freezes the server as a hung host or a network path that swallows packets would leave it: the postmaster and
+     * every process it started are stopped ({@code SIGSTOP}), so that TCP connections stay open, new ones are
+     * accepted by the kernel, and nothing answers — neither statements nor cancel requests. Closing what this answers
+     * lets them go on ({@code SIGCONT}); always close it, in a {@code finally}.
+     *
+     * @return what thaws the server when closed
+     */
+    public Frozen freeze() throws IOException, InterruptedException {
+        long postmaster = Long.parseLong(Files.readAllLines(data.resolve("postmaster.pid")).get(0).trim());
+        signal("-STOP", List.of(postmaster));
+        List<Long> pids = new ArrayList<>();
+        pids.add(postmaster);
+        ProcessHandle.of(postmaster).ifPresent(handle -> handle.descendants().forEach(p -> pids.add(p.pid())));
+        Frozen frozen = new Frozen(pids);
+        try {
+            signal("-STOP", pids);
+            return frozen;
+        }
+        catch (IOException | InterruptedException | RuntimeException ex) {
+            frozen.close();
+            throw ex;
+        }
+    }
+
+    private static void signal(String signal, List<Long> pids) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(List.of("kill", signal));
+        pids.forEach(pid -> command.add(Long.toString(pid)));
+        run(command);
+    }
+
+    /** A frozen server: closing it lets every stopped process go on. */
+    public static final class Frozen implements AutoCloseable {
+
+        private final List<Long> pids;
+
+        private Frozen(List<Long> pids) {
+            this.pids = List.copyOf(pids);
+        }
+
+        /** Continues every process stopped ({@code SIGCONT}), children before the postmaster. */
+        @Override
+        public void close() {
+            List<Long> order = new ArrayList<>(pids);
+            java.util.Collections.reverse(order);
+            try {
+                signal("-CONT", order);
+            }
+            catch (IOException | InterruptedException | RuntimeException ex) {
+                throw new IllegalStateException("Could not thaw the private PostgreSQL (pids " + pids + ")", ex);
+            }
+        }
     }
 
     /** Stops the server if it runs and deletes its directory. */
