@@ -24,6 +24,7 @@ import io.distlock.core.LockRecord;
 import io.distlock.core.LockResult;
 import io.distlock.jdbc.dialect.LockDialect;
 import io.distlock.jdbc.dialect.LockDialects;
+import io.distlock.testsupport.PrivatePostgres;
 import io.distlock.testsupport.TestDatabase;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Assertions;
