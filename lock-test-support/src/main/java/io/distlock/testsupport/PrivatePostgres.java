@@ -159,7 +159,7 @@ public final class PrivatePostgres implements AutoCloseable {
 
     private void followFromBaseBackup(PrivatePostgres primary) throws IOException, InterruptedException {
         pg("pg_basebackup", "-h", "127.0.0.1", "-p", String.valueOf(primary.port), "-U", "postgres", "-D",
-                data.toString(), "-R", "-X", "stream", "--no-sync");
+                data.toString(), "-R", "-X", "stream", "--checkpoint=fast", "--no-sync");
         Files.writeString(data.resolve("postgresql.conf"), """
 
                 port = %d
