@@ -4,6 +4,7 @@
 #   scripts/torture.sh --db h2|postgresql|mariadb|redis [--workload locks|slots] [--processes P] [--seconds S]
 #                      [--faults kill,pause,disconnect,skew,pool,rowlock|none] [--threads N] [--locks N] [--ttl-ms MS]
 #                      [--rebuild]
+#   scripts/torture.sh --db postgresql --faults failover --replication sync|async [--seconds S] [--failovers N]
 #
 # Defaults: the locks workload, 4 worker JVMs, 60 seconds, every fault (on Redis kill, pause and disconnect), 3 threads
 # per worker, 3 locks, a 2000 ms TTL, a 1 s statement timeout; allow 40 s or more for every fault to be injected at
@@ -21,7 +22,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-usage() { sed -n '4,6p' "$0" | sed 's/^#//'; }
+usage() { sed -n '4,7p' "$0" | sed 's/^#//'; }
 die() { echo "torture.sh: $*" >&2; usage >&2; exit 2; }
 
 db=""
@@ -30,6 +31,7 @@ seconds=60
 workload=locks
 faults=""
 rebuild=false
+replication=""
 extra=()
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -38,7 +40,8 @@ while [ $# -gt 0 ]; do
     --seconds) [ $# -ge 2 ] || die "--seconds needs a value"; seconds="$2"; shift 2 ;;
     --workload) [ $# -ge 2 ] || die "--workload needs a value"; workload="$2"; shift 2 ;;
     --faults) [ $# -ge 2 ] || die "--faults needs a value"; faults="$2"; shift 2 ;;
-    --threads|--locks|--ttl-ms) [ $# -ge 2 ] || die "$1 needs a value"; extra+=("$1" "$2"); shift 2 ;;
+    --threads|--locks|--ttl-ms|--failovers) [ $# -ge 2 ] || die "$1 needs a value"; extra+=("$1" "$2"); shift 2 ;;
+    --replication) [ $# -ge 2 ] || die "--replication needs a value"; replication="$2"; shift 2 ;;
     --rebuild) rebuild=true; shift ;;
     -h|--help) usage; exit 0 ;;
     *) die "unknown option '$1'" ;;
@@ -103,6 +106,23 @@ cleanup() {
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
+
+# The failover fault runs on private servers of its own (a primary and a streaming standby on free ports), in one JVM
+# that kills, promotes and rebuilds them: PostgresFailoverTorture.
+if [ "$faults" = failover ]; then
+  [ "$db" = postgresql ] || die "--faults failover runs on --db postgresql"
+  case "$replication" in sync|async) ;; *) die "--faults failover needs --replication sync or async" ;; esac
+  echo "torture.sh: $(date -u +%Y-%m-%dT%H:%M:%SZ) --db $db --faults failover --replication $replication --seconds $seconds ${extra[*]-}"
+  timeout --kill-after=20 "$((seconds + 300))" \
+    java -Xmx256m -XX:TieredStopAtLevel=1 -cp "$jar:$(cat "$classpath_file")" io.distlock.torture.PostgresFailoverTorture \
+    --replication "$replication" --seconds "$seconds" ${extra[@]+"${extra[@]}"} &
+  controller=$!
+  status=0
+  wait "$controller" || status=$?
+  controller=""
+  exit "$status"
+fi
+[ -z "$replication" ] || die "--replication goes with --faults failover"
 
 echo "torture.sh: $(date -u +%Y-%m-%dT%H:%M:%SZ) --db $db --workload $workload --processes $processes --seconds $seconds --faults $faults ${extra[*]-}"
 # The controller bounds its own phases; the timeout is the backstop if a database stops answering altogether.

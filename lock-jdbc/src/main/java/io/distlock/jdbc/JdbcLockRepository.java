@@ -96,6 +96,8 @@ public final class JdbcLockRepository implements LockRepository, BatchRenewal, F
 
     private final RenewalConnection renewals;
 
+    private final ReplicationCheck replication;
+
     /** The one listener of release notifications every manager on this repository shares. */
     private final SharedReleaseFeed releaseFeed;
 
@@ -108,7 +110,10 @@ public final class JdbcLockRepository implements LockRepository, BatchRenewal, F
         this.arguments = LockArguments.withMaxTtl(builder.maxTtl);
         this.statementTimeout = builder.statementTimeout;
         this.durableRelease = builder.durableRelease;
-        this.executor = new StatementExecutor(builder.dataSource, table, builder.clock, dialect, statementTimeout);
+        this.executor = new StatementExecutor(builder.dataSource, table, builder.clock, dialect, statementTimeout,
+                builder.replication);
+        this.replication = new ReplicationCheck(executor, dialect, table, builder.replication,
+                builder.requireSynchronousStandby);
         String notifyOn = builder.notifyWaiters ? table.notificationChannel() : null;
         LockStatements statements = new LockStatements(dialect, table, builder.timeSource, executor::bound,
                 builder.durableRelease, notifyOn);
@@ -169,6 +174,20 @@ public final class JdbcLockRepository implements LockRepository, BatchRenewal, F
         return durableRelease;
     }
 
+    /** @return whether acquisitions and renewals wait for a standby ({@link Builder#replication}) */
+    public JdbcReplication replication() {
+        return replication.mode();
+    }
+
+    /**
+     * Asks the server what its replication is, as the lock statements' sessions see it: for health details.
+     *
+     * @return what the server said; on databases other than PostgreSQL, only the mode and the database
+     */
+    public ReplicationStatus replicationStatus() {
+        return replication.read();
+    }
+
     /**
      * @return whether releases that free a lock notify waiters, and waiters listen: {@link Builder#notifyWaiters} on
      *     a database that can (PostgreSQL)
@@ -183,13 +202,23 @@ public final class JdbcLockRepository implements LockRepository, BatchRenewal, F
      * <p>Waits for a row lock another session holds at most the statement timeout, and then answers "not acquired":
      * the database rolled the statement back, so nothing was written. A lease handed out is live by the database
      * clock when the statement ends: after a wait for the row's lock its times are read again under the lock, and an
-     * acquire that took at least its TTL is checked once more before its lease is handed out.
+     * acquire that took at least its TTL is checked once more before its lease is handed out. An acquisition whose
+     * commit stopped waiting for a synchronous standby before the standby had it (on PostgreSQL, the statement
+     * timeout cancelled the wait, and the server committed locally) is not handed out either: "not acquired", and its
+     * row given back at once.
      */
     @Override
     public Optional<LockRecord> acquire(String resource, String owner, Duration ttl) {
         return operations.acquire(resource, owner, arguments.lease(resource, owner, ttl));
     }
 
+    /**
+     * {@inheritDoc}
+     *
+     * <p>A renewal whose commit stopped waiting for a synchronous standby before the standby had it fails with a
+     * {@link org.springframework.dao.TransientDataAccessResourceException}: not renewed, so the lease keeps the expiry
+     * the standby has, and the watchdog tries again until it runs out. Batch renewals alike.
+     */
     @Override
     public RenewResult renew(String resource, String owner, Duration ttl) {
         return operations.renew(resource, owner, arguments.lease(resource, owner, ttl));
@@ -316,12 +345,19 @@ public final class JdbcLockRepository implements LockRepository, BatchRenewal, F
      * guarantees rest on (timestamps with their zone or in UTC, a case-sensitive {@code resource} that is the
      * primary key, a {@code bigint} token), as the dialect judges them.
      *
+     * <p>Then reads the server's replication ({@link #replicationStatus()}) and tells it in one line, at INFO, or at
+     * WARN for asynchronous standbys (a failover can lose acquisitions) and for a {@link Builder#replication} the
+     * server cannot honour; told again whenever it changes.
+     *
      * @throws LockTableMissingException when one is missing or a column's type is wrong, naming the table, the
      *     column, the type found and the type expected, and saying how to create them
+     * @throws LockReplicationException when the server is a standby, or, with
+     *     {@link Builder#requireSynchronousStandby}, when acquisitions would not wait for a synchronous standby
      */
     @Override
     public void verifySchema() {
         LockSchema.verify(executor, dialect, table);
+        replication.verify();
     }
 
     /**
@@ -346,6 +382,10 @@ public final class JdbcLockRepository implements LockRepository, BatchRenewal, F
         private boolean durableRelease;
 
         private boolean notifyWaiters = true;
+
+        private JdbcReplication replication = JdbcReplication.ASYNC;
+
+        private boolean requireSynchronousStandby;
 
         private Builder(DataSource dataSource) {
             this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
@@ -453,6 +493,36 @@ public final class JdbcLockRepository implements LockRepository, BatchRenewal, F
          */
         public Builder notifyWaiters(boolean notifyWaiters) {
             this.notifyWaiters = notifyWaiters;
+            return this;
+        }
+
+        /**
+         * Sets whether the commits of acquisitions and renewals wait for a standby, so that a failover keeps them;
+         * default {@link JdbcReplication#ASYNC}, the server's own setting. On PostgreSQL, the lock statements'
+         * sessions only get {@code synchronous_commit} {@code on} or {@code remote_apply} (set back afterwards), which
+         * waits only for the standbys the server names in {@code synchronous_standby_names}; releases still commit
+         * without waiting (see {@link #durableRelease}). An acquisition whose wait for the standby ends before the
+         * standby confirmed it (the statement timeout) answers "not acquired". Other databases cannot: asking them
+         * is told at start-up ({@link JdbcLockRepository#verifySchema}), at WARN, or as an error with
+         * {@link #requireSynchronousStandby}.
+         *
+         * @param replication the mode
+         * @return this builder
+         */
+        public Builder replication(JdbcReplication replication) {
+            this.replication = Objects.requireNonNull(replication, "replication");
+            return this;
+        }
+
+        /**
+         * Sets whether the start-up check ({@link JdbcLockRepository#verifySchema}) fails unless acquisitions wait
+         * for a synchronous standby; default {@code false}, which tells what is missing at WARN instead.
+         *
+         * @param require whether a synchronous standby is required
+         * @return this builder
+         */
+        public Builder requireSynchronousStandby(boolean require) {
+            this.requireSynchronousStandby = require;
             return this;
         }
 

@@ -68,6 +68,10 @@ final class LockOperations {
                     }
                     return acquired;
                 }
+                catch (UnreplicatedCommitException ex) {
+                    giveBack(connection, resource, owner, ex);
+                    return Optional.empty();
+                }
                 catch (SQLException ex) {
                     if (executor.isDuplicateKey(ACQUIRE, acquire, ex)) {
                         return Optional.empty();
@@ -81,6 +85,25 @@ final class LockOperations {
             logger.debug("Not acquired '{}' on {}: {}", resource, table, ex.getMessage());
             return Optional.empty();
         }
+    }
+
+    /**
+     * After an acquisition whose commit did not reach the synchronous standby: not handed out, and the row given back
+     * at once if it is still this acquisition's, by a release that waits for nothing. Should that fail, the row is
+     * left to expire at its TTL, held by an owner nobody presents.
+     */
+    private void giveBack(Connection connection, String resource, String owner, UnreplicatedCommitException cause) {
+        boolean given = false;
+        try {
+            given = executor.update(connection, statements.giveBack, resource, owner) == 1;
+        }
+        catch (SQLException ex) {
+            cause.addSuppressed(ex);
+        }
+        logger.warn("Not acquired '{}' on {}: the acquisition committed, but its commit stopped waiting for the "
+                + "synchronous standby before the standby had it (statement timeout or cancel); {}", resource, table,
+                given ? "given back" : "left to expire at its TTL");
+        logger.debug("The acquisition's warning", cause);
     }
 
     /**
@@ -114,12 +137,24 @@ final class LockOperations {
         return executor.queryOne(connection, statements.findOwned, statements::record, resource, owner);
     }
 
+    /**
+     * Gives a lock back. A durable release whose commit stopped waiting for the synchronous standby released the lock
+     * on this server: applied, and if a failover loses it, the lock stays its owner's until its TTL.
+     */
     LockResult release(String resource, String owner, long minHoldMillis) {
         return executor.runAlone(RELEASE, statements.release, connection -> {
-            boolean released = statements.releaseNotifies
-                    ? executor.queryOne(connection, statements.release, rs -> true, minHoldMillis, resource, owner)
-                            .isPresent()
-                    : executor.update(connection, statements.release, minHoldMillis, resource, owner) == 1;
+            boolean released;
+            try {
+                released = statements.releaseNotifies
+                        ? executor.queryOne(connection, statements.release, rs -> true, minHoldMillis, resource,
+                                owner).isPresent()
+                        : executor.update(connection, statements.release, minHoldMillis, resource, owner) == 1;
+            }
+            catch (UnreplicatedCommitException ex) {
+                logger.debug("Released '{}' on {} without the synchronous standby: {}", resource, table,
+                        ex.getMessage());
+                return LockResult.APPLIED;
+            }
             return released ? LockResult.APPLIED : refusal(connection, resource, owner);
         });
     }

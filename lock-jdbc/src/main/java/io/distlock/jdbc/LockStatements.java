@@ -48,6 +48,10 @@ final class LockStatements {
      *  {@link #releaseNotifies}. */
     final TimedStatement release;
 
+    /** Expires a live owned lease at once, committing without waiting for its flush or a standby where the dialect
+     *  can: gives back an acquisition that must not be handed out. Parameters resource, owner. */
+    final TimedStatement giveBack;
+
     /** Whether {@link #release} also notifies the channel when it frees the lock, and returns a row per release. */
     final boolean releaseNotifies;
 
@@ -108,6 +112,8 @@ final class LockStatements {
                 UPDATE %s SET expires_at = GREATEST(%s, %s)
                 WHERE resource = ? AND owner = ? AND expires_at > %s"""
                 .formatted(table, NOW, dialect.plusMillis("acquired_at", "?"), NOW) + unflushed(durableRelease);
+        this.giveBack = compile("UPDATE %s SET expires_at = %s WHERE resource = ? AND owner = ? AND expires_at > %s"
+                .formatted(table, NOW, NOW) + unflushed(false));
         String notifying = channel != null ? dialect.notifyingRelease(release, channel) : null;
         this.releaseNotifies = notifying != null;
         this.release = compile(notifying != null ? notifying : release);

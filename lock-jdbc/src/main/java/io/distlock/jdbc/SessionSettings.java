@@ -14,9 +14,10 @@ import org.jspecify.annotations.Nullable;
 /**
  * The session settings of pooled connections that lock statements depend on, read once per physical connection and
  * remembered (some drivers, such as PostgreSQL's, ask the server for the isolation level): the transaction isolation
- * level, and how long the session waits for a row lock where the dialect bounds waits that way. Before lock
- * statements run, {@link #prepare} changes what must change — {@code READ COMMITTED} on a connection whose level the
- * dialect does not keep its guarantees at, a shorter lock wait — and {@link #restore} puts it back, so the
+ * level, how long the session waits for a row lock where the dialect bounds waits that way, and whether commits
+ * wait for a standby where the repository asks for it ({@link JdbcReplication}). Before lock statements run,
+ * {@link #prepare} changes what must change — {@code READ COMMITTED} on a connection whose level the dialect does
+ * not keep its guarantees at, a shorter lock wait, a synchronous commit — and {@link #restore} puts it back, so the
  * application gets its connections back as they were. A connection whose settings need no change costs no statement.
  */
 final class SessionSettings {
@@ -28,6 +29,9 @@ final class SessionSettings {
 
     private final @Nullable String lockWaitQuery;
 
+    /** The synchronous commit level the lock statements need, or {@code null} to leave the session's own. */
+    private final @Nullable String synchronousCommit;
+
     /** What each physical connection's session was set to when first seen; weak, so closed connections go. */
     private final Map<Connection, Seen> seen = Collections.synchronizedMap(new WeakHashMap<>());
 
@@ -36,9 +40,12 @@ final class SessionSettings {
      *
      * @param dialect the database's dialect
      * @param lockWaitMillis the longest wait for a row lock, in milliseconds, or 0 for none
+     * @param replication whether commits wait for a standby; anything but {@link JdbcReplication#ASYNC} needs a
+     *     dialect with {@link LockDialect#synchronousCommitQuery()}
      */
-    SessionSettings(LockDialect dialect, long lockWaitMillis) {
+    SessionSettings(LockDialect dialect, long lockWaitMillis, JdbcReplication replication) {
         this.dialect = dialect;
+        this.synchronousCommit = dialect.synchronousCommitQuery() != null ? replication.synchronousCommit() : null;
         this.lockWaitQuery = lockWaitMillis > 0 ? dialect.lockWaitTimeoutQuery() : null;
         this.lockWaitMillis = lockWaitQuery != null ? lockWaitMillis : 0;
     }
@@ -54,22 +61,28 @@ final class SessionSettings {
         Seen session = seen(connection);
         boolean shortenWait = lockWaitQuery != null && session.lockWaitMillis() > lockWaitMillis;
         boolean readCommitted = !dialect.keepsGuaranteesAt(session.isolation());
-        if (!shortenWait && !readCommitted) {
+        boolean synchronous = synchronousCommit != null && !synchronousCommit.equals(session.synchronousCommit());
+        if (!shortenWait && !readCommitted && !synchronous) {
             return Changes.NONE;
         }
         Changes changes = new Changes(shortenWait ? session.lockWaitMillis() : -1,
-                readCommitted ? session.isolation() : -1);
+                readCommitted ? session.isolation() : -1, synchronous ? session.synchronousCommit() : null);
         if (readCommitted) {
             connection.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
         }
-        if (shortenWait) {
-            try {
+        Changes done = new Changes(-1, changes.isolation(), null);
+        try {
+            if (shortenWait) {
                 execute(connection, dialect.lockWaitTimeoutStatement(lockWaitMillis));
+                done = new Changes(changes.lockWaitMillis(), changes.isolation(), null);
             }
-            catch (SQLException | RuntimeException ex) {
-                restore(connection, new Changes(-1, changes.isolation()));
-                throw ex;
+            if (synchronous) {
+                execute(connection, dialect.synchronousCommitStatement(synchronousCommit));
             }
+        }
+        catch (SQLException | RuntimeException ex) {
+            restore(connection, done);
+            throw ex;
         }
         return changes;
     }
@@ -83,6 +96,9 @@ final class SessionSettings {
      */
     void restore(Connection connection, Changes changes) throws SQLException {
         try {
+            if (changes.synchronousCommit() != null) {
+                execute(connection, dialect.synchronousCommitStatement(changes.synchronousCommit()));
+            }
             if (changes.lockWaitMillis() >= 0) {
                 execute(connection, dialect.lockWaitTimeoutStatement(changes.lockWaitMillis()));
             }
@@ -108,7 +124,8 @@ final class SessionSettings {
         Connection physical = physical(connection);
         Seen session = seen.get(physical);
         if (session == null) {
-            session = new Seen(readLockWait(connection), connection.getTransactionIsolation());
+            session = new Seen(readLockWait(connection), connection.getTransactionIsolation(),
+                    readSynchronousCommit(connection));
             seen.put(physical, session);
         }
         return session;
@@ -120,6 +137,16 @@ final class SessionSettings {
         }
         try (Statement statement = connection.createStatement(); ResultSet rs = statement.executeQuery(lockWaitQuery)) {
             return rs.next() ? rs.getLong(1) : -1;
+        }
+    }
+
+    private @Nullable String readSynchronousCommit(Connection connection) throws SQLException {
+        String query = synchronousCommit != null ? dialect.synchronousCommitQuery() : null;
+        if (query == null) {
+            return null;
+        }
+        try (Statement statement = connection.createStatement(); ResultSet rs = statement.executeQuery(query)) {
+            return rs.next() ? rs.getString(1) : null;
         }
     }
 
@@ -144,7 +171,7 @@ final class SessionSettings {
     }
 
     /** A session's settings when first seen. */
-    private record Seen(long lockWaitMillis, int isolation) {
+    private record Seen(long lockWaitMillis, int isolation, @Nullable String synchronousCommit) {
     }
 
     /**
@@ -152,9 +179,10 @@ final class SessionSettings {
      *
      * @param lockWaitMillis the row-lock wait to set back, or -1 when unchanged
      * @param isolation the isolation level to set back, or -1 when unchanged
+     * @param synchronousCommit the synchronous commit level to set back, or {@code null} when unchanged
      */
-    record Changes(long lockWaitMillis, int isolation) {
+    record Changes(long lockWaitMillis, int isolation, @Nullable String synchronousCommit) {
 
-        static final Changes NONE = new Changes(-1, -1);
+        static final Changes NONE = new Changes(-1, -1, null);
     }
 }

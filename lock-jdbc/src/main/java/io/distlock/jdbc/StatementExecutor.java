@@ -74,14 +74,29 @@ final class StatementExecutor {
      */
     StatementExecutor(DataSource dataSource, Object table, Clock clock, LockDialect dialect,
             @Nullable Duration timeout) {
+        this(dataSource, table, clock, dialect, timeout, JdbcReplication.ASYNC);
+    }
+
+    /**
+     * Creates an executor whose connections of their own wait for a standby as asked.
+     *
+     * @param dataSource where the table lives
+     * @param table the table's name, for messages
+     * @param clock the application's clock, read for statements that bind the current time
+     * @param dialect the database's dialect
+     * @param timeout how long each statement on a connection of its own may run, or {@code null} for no bound
+     * @param replication whether the commits on connections of their own wait for a standby
+     */
+    StatementExecutor(DataSource dataSource, Object table, Clock clock, LockDialect dialect,
+            @Nullable Duration timeout, JdbcReplication replication) {
         this.dataSource = dataSource;
         this.own = new OwnConnections(dataSource);
         this.table = table.toString();
         this.dialect = dialect;
         this.timeout = timeout;
-        this.sessions = new SessionSettings(dialect, timeout != null ? timeout.toMillis() : 0);
+        this.sessions = new SessionSettings(dialect, timeout != null ? timeout.toMillis() : 0, replication);
         this.statements = new BoundStatements(clock,
-                timeout != null && dialect.boundsByCancelling() ? timeout.toNanos() : 0);
+                timeout != null && dialect.boundsByCancelling() ? timeout.toNanos() : 0, dialect);
         this.failures = new StatementFailures(own.source(), this.table, dialect, timeout);
         this.networkTimeoutMillis = timeout != null ? (int) NetworkTimeout.after(timeout).toMillis() : 0;
     }

@@ -13,6 +13,7 @@ import org.slf4j.LoggerFactory;
 import org.springframework.dao.DataAccessException;
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.dao.QueryTimeoutException;
+import org.springframework.dao.TransientDataAccessResourceException;
 import org.springframework.jdbc.CannotGetJdbcConnectionException;
 import org.springframework.jdbc.UncategorizedSQLException;
 import org.springframework.jdbc.support.SQLErrorCodeSQLExceptionTranslator;
@@ -21,12 +22,17 @@ import org.springframework.jdbc.support.SQLExceptionTranslator;
 /**
  * What a failed statement of one table means, as Spring's {@link DataAccessException}s: a connection that did not
  * come in time, a statement that ran out of time (whatever the database's error code, as its dialect reads it: see
- * {@link LockDialect#isTimeout}), a duplicate key, or whatever Spring's error codes make of the rest. Messages name
+ * {@link LockDialect#isTimeout}), a commit that did not reach the synchronous standby
+ * ({@link UnreplicatedCommitException}), a server that is read-only (a standby, or a demoted primary), a duplicate
+ * key, or whatever Spring's error codes make of the rest. Messages name
  * the task and the table; the statement's text goes to DEBUG only.
  */
 final class StatementFailures {
 
     private static final Logger logger = LoggerFactory.getLogger(StatementFailures.class);
+
+    /** SQLSTATE of a write on a read-only transaction: on PostgreSQL, every write on a standby. */
+    private static final String READ_ONLY = "25006";
 
     private final String table;
 
@@ -62,6 +68,16 @@ final class StatementFailures {
     DataAccessException translate(String task, @Nullable String sql, SQLException ex) {
         if (ex instanceof ConnectionWaitTimeoutException) {
             return new CannotGetJdbcConnectionException(task + " on " + table + ": " + ex.getMessage(), ex);
+        }
+        if (ex instanceof UnreplicatedCommitException) {
+            return new TransientDataAccessResourceException(task + " on " + table + " is not replicated: "
+                    + ex.getMessage(), ex);
+        }
+        if (READ_ONLY.equals(ex.getSQLState())) {
+            return new TransientDataAccessResourceException(task + " on " + table + " failed: the server is "
+                    + "read-only, most likely a standby or a demoted primary; connect to the primary (with "
+                    + "PostgreSQL's driver, a multi-host URL with targetServerType=primary follows a promotion): "
+                    + ex.getMessage(), ex);
         }
         if (isTimeout(ex)) {
             return new QueryTimeoutException(task + " on " + table + " ran out of time"

@@ -19,12 +19,14 @@ import org.jspecify.annotations.Nullable;
 /**
  * A PostgreSQL cluster of a test's own, in a temporary directory on a free port, that the test may kill and restart
  * without touching the shared server: created with {@code initdb}, run by {@code pg_ctl} as the {@code postgres} OS
- * user when the tests run as root. Its settings are PostgreSQL's defaults for durability ({@code fsync} on, {@code
- * synchronous_commit} on), except that the WAL writer waits the longest it may ({@code wal_writer_delay} 10 s): commits
- * that did not wait for the flush then stay in memory longest, the worst case for them. The binaries are found under
- * {@code DISTLOCK_TEST_POSTGRESQL_BIN}, else the newest {@code /usr/lib/postgresql/<version>/bin}, else on the {@code
- * PATH}. It can also be frozen ({@link #freeze}): every process of the server stopped with {@code SIGSTOP}, so that its
- * connections stay open and nothing answers.
+ * user when the tests run as root. Its settings are PostgreSQL's defaults for durability ({@code fsync} on,
+ * {@code synchronous_commit} on), except that the WAL writer waits the longest it may ({@code wal_writer_delay} 10 s):
+ * commits that did not wait for the flush then stay in memory longest, the worst case for them. The binaries are
+ * found under {@code DISTLOCK_TEST_POSTGRESQL_BIN}, else the newest {@code /usr/lib/postgresql/<version>/bin}, else
+ * on the {@code PATH}. A cluster accepts streaming replication from {@code 127.0.0.1}: {@link #startStandby()} makes
+ * a streaming standby of it ({@code pg_basebackup -R}), which {@link #promote()} turns into a primary. It can also
+ * be frozen ({@link #freeze}): every process of the server stopped with {@code SIGSTOP}, so that its connections
+ * stay open and nothing answers.
  */
 public final class PrivatePostgres implements AutoCloseable {
 
@@ -111,6 +113,8 @@ public final class PrivatePostgres implements AutoCloseable {
                     max_connections = 30
                     shared_buffers = 16MB
                     """.formatted(cluster.port, base), StandardCharsets.UTF_8, StandardOpenOption.APPEND);
+            Files.writeString(cluster.data.resolve("pg_hba.conf"), "\nhost replication all 127.0.0.1/32 trust\n",
+                    StandardCharsets.UTF_8, StandardOpenOption.APPEND);
             cluster.startServer();
             return cluster;
         }
@@ -118,6 +122,115 @@ public final class PrivatePostgres implements AutoCloseable {
             cluster.close();
             throw ex;
         }
+    }
+
+    /**
+     * Creates and starts a streaming standby of this cluster, on a free port of its own: a base backup that writes
+     * the standby's settings ({@code pg_basebackup -R}).
+     *
+     * @return the running standby
+     */
+    public PrivatePostgres startStandby() throws IOException, InterruptedException {
+        Path standbyBase = Files.createTempDirectory("distlock-pg-standby-");
+        PrivatePostgres standby = new PrivatePostgres(bin, standbyBase, freePort());
+        try {
+            if (asRoot()) {
+                run(List.of("chown", "postgres:postgres", standbyBase.toString()));
+            }
+            standby.followFromBaseBackup(this);
+            return standby;
+        }
+        catch (IOException | InterruptedException | RuntimeException ex) {
+            standby.close();
+            throw ex;
+        }
+    }
+
+    /**
+     * Makes this cluster, killed or stopped, a streaming standby of another one on its own port again: its data
+     * directory is replaced by a base backup of the other ({@code pg_basebackup -R}), as an old primary rejoins after
+     * a failover.
+     *
+     * @param primary the cluster to follow
+     */
+    public void rebuildAsStandbyOf(PrivatePostgres primary) throws IOException, InterruptedException {
+        kill();
+        try (Stream<Path> paths = Files.walk(data)) {
+            paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+        }
+        followFromBaseBackup(primary);
+    }
+
+    private void followFromBaseBackup(PrivatePostgres primary) throws IOException, InterruptedException {
+        pg("pg_basebackup", "-h", "127.0.0.1", "-p", String.valueOf(primary.port), "-U", "postgres", "-D",
+                data.toString(), "-R", "-X", "stream", "--checkpoint=fast", "--no-sync");
+        Files.writeString(data.resolve("postgresql.conf"), """
+
+                port = %d
+                unix_socket_directories = '%s'
+                """.formatted(port, base), StandardCharsets.UTF_8, StandardOpenOption.APPEND);
+        startServer();
+    }
+
+    /** Promotes a standby to a primary, waiting until it accepts writes. */
+    public void promote() throws IOException, InterruptedException {
+        pg("pg_ctl", "-D", data.toString(), "-w", "-t", "60", "promote");
+    }
+
+    /**
+     * Kills the server and every process of it at once ({@code SIGKILL}), stopped ones included: a machine that
+     * died, whose WAL not yet sent stays unsent.
+     */
+    public void kill() throws IOException, InterruptedException {
+        Path pidFile = data.resolve("postmaster.pid");
+        if (!Files.exists(pidFile)) {
+            return;
+        }
+        String postmaster = Files.readAllLines(pidFile, StandardCharsets.UTF_8).get(0).trim();
+        List<String> pids = new ArrayList<>(List.of(postmaster));
+        try (Stream<Path> procs = Files.list(Path.of("/proc"))) {
+            procs.filter(proc -> proc.getFileName().toString().matches("\\d+")).forEach(proc -> {
+                try {
+                    String stat = Files.readString(proc.resolve("stat"));
+                    String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                    if (fields[1].equals(postmaster)) {
+                        pids.add(proc.getFileName().toString());
+                    }
+                }
+                catch (IOException | RuntimeException ex) {
+                    // gone already
+                }
+            });
+        }
+        List<String> command = new ArrayList<>(List.of("kill", "-KILL"));
+        command.addAll(pids);
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        process.getInputStream().readAllBytes();
+        process.waitFor(10, TimeUnit.SECONDS);
+        for (int i = 0; i < 100 && pids.stream().anyMatch(pid -> Files.exists(Path.of("/proc", pid))); i++) {
+            Thread.sleep(50); // the OS reaps them: nothing to wait on but polling
+        }
+        Files.deleteIfExists(pidFile);
+    }
+
+    /**
+     * Sends a signal to one process of a server, such as {@code STOP} or {@code CONT} to a walsender.
+     *
+     * @param signal the signal's name
+     * @param pid the process
+     */
+    public static void signal(String signal, long pid) throws IOException, InterruptedException {
+        run(List.of("kill", "-" + signal, String.valueOf(pid)));
+    }
+
+    /** @return the port the server listens on */
+    public int port() {
+        return port;
+    }
+
+    /** @return the JDBC URL of its {@code postgres} database */
+    public String url() {
+        return "jdbc:postgresql://127.0.0.1:" + port + "/postgres";
     }
 
     /** Starts the server on its data directory, running crash recovery if it was killed. */
@@ -139,21 +252,12 @@ public final class PrivatePostgres implements AutoCloseable {
     public HikariDataSource openPool(int size) {
         HikariConfig config = new HikariConfig();
         config.setPoolName("distlock-private-postgresql");
-        config.setJdbcUrl(jdbcUrl());
+        config.setJdbcUrl(url());
         config.setUsername("postgres");
         config.setMaximumPoolSize(size);
         config.setMinimumIdle(0);
         config.setConnectionTimeout(5_000);
         return new HikariDataSource(config);
-    }
-
-    /**
-     * The JDBC URL of the cluster's {@code postgres} database.
-     *
-     * @return the URL
-     */
-    public String jdbcUrl() {
-        return "jdbc:postgresql://127.0.0.1:" + port + "/postgres";
     }
 
     /**

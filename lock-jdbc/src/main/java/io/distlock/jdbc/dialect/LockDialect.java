@@ -8,8 +8,9 @@ import org.jspecify.annotations.Nullable;
  * Everything that differs between databases in running the lock table and the fencing table atomically, one
  * implementation per database: its statements (the acquire and fencing statements, how an {@code UPDATE} hands back
  * the rows it changed, the batch renewal, the notifying release) here, its clock ({@link DialectClock}), how its
- * statements are bounded in time and which of its errors are timeouts ({@link DialectSession}), and its schema
- * scripts and checks ({@link DialectSchema}). Adding a database means implementing this interface and shipping its
+ * statements are bounded in time and which of its errors are timeouts ({@link DialectSession}), whether their
+ * commits can wait for a standby ({@link DialectReplication}), and its schema scripts and checks
+ * ({@link DialectSchema}). Adding a database means implementing this interface and shipping its
  * schema scripts beside it in this package, and naming it in {@link LockDialects}: pass the implementation to
  * {@code JdbcLockRepository.Builder.dialect} and {@code FencingGuard.Builder.dialect}, or define it as a bean for the
  * Spring Boot starter.
@@ -17,7 +18,7 @@ import org.jspecify.annotations.Nullable;
  * <p>Rows are read with the columns {@code resource, owner, token, acquired_at, expires_at} in that order
  * ({@link #COLUMNS}).
  */
-public interface LockDialect extends DialectClock, DialectSession, DialectSchema {
+public interface LockDialect extends DialectClock, DialectSession, DialectSchema, DialectReplication {
 
     /** The columns every statement that reads lock rows returns, in order. */
     String COLUMNS = "resource, owner, token, acquired_at, expires_at";

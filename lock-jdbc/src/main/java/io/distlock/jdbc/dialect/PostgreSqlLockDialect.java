@@ -3,12 +3,16 @@ package io.distlock.jdbc.dialect;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.SQLWarning;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.regex.Pattern;
 
 import org.jspecify.annotations.Nullable;
+import org.postgresql.util.PSQLWarning;
+
+import org.springframework.util.ClassUtils;
 
 /**
  * PostgreSQL 12 and later: {@code INSERT … ON CONFLICT DO UPDATE … WHERE … RETURNING}, atomic under READ COMMITTED,
@@ -18,6 +22,12 @@ import org.jspecify.annotations.Nullable;
 final class PostgreSqlLockDialect implements LockDialect {
 
     private static final Pattern TIMESTAMPTZ = Pattern.compile("timestamp(?:\\((\\d)\\))? with time zone");
+
+    /** Where PostgreSQL waits for synchronous standbys, and warns when that wait is cancelled. */
+    private static final String SYNC_REP_ROUTINE = "SyncRepWaitForLSN";
+
+    private static final boolean PGJDBC = ClassUtils.isPresent("org.postgresql.util.PSQLWarning",
+            PostgreSqlLockDialect.class.getClassLoader());
 
     private static final Pattern TEXT = Pattern.compile("(?:character varying(?:\\(\\d+\\))?|text)(?: UNIQUE)?");
 
@@ -194,6 +204,55 @@ final class PostgreSqlLockDialect implements LockDialect {
     }
 
     @Override
+    public String synchronousCommitQuery() {
+        return "SELECT current_setting('synchronous_commit')";
+    }
+
+    /** For the session, until set back; only a plain word such as {@code remote_apply} is accepted as the level. */
+    @Override
+    public String synchronousCommitStatement(String level) {
+        if (!level.matches("[a-z_]+")) {
+            throw new IllegalArgumentException("Not a synchronous_commit level: '" + level + "'");
+        }
+        return "SET synchronous_commit = '" + level + "'";
+    }
+
+    /**
+     * {@code pg_stat_replication} lists the standbys streaming from this server; without the privilege of
+     * {@code pg_read_all_stats} their state reads as unknown.
+     */
+    @Override
+    public String replicationQuery() {
+        return """
+                SELECT pg_is_in_recovery() AS in_recovery,
+                    current_setting('synchronous_standby_names') AS synchronous_standby_names,
+                    current_setting('synchronous_commit') AS synchronous_commit,
+                    COALESCE((SELECT string_agg(COALESCE(NULLIF(application_name, ''), 'standby') || ' ('
+                            || COALESCE(state, 'unknown') || ', ' || COALESCE(sync_state, 'unknown') || ')', ', '
+                            ORDER BY application_name) FROM pg_stat_replication), '') AS standbys,
+                    (SELECT count(*) FROM pg_stat_replication WHERE sync_state IN ('sync', 'quorum'))
+                        AS synchronous_standbys
+                """;
+    }
+
+    /**
+     * PostgreSQL's WARNING "canceling wait for synchronous replication" (a cancel, such as the statement timeout's,
+     * while the commit waited for a standby): the commit stays, on this server only. Recognised by the server's
+     * routine ({@code SyncRepWaitForLSN}), which is not translated, where pgjdbc reports it; else by its English text.
+     */
+    @Override
+    public boolean isUnreplicatedCommit(SQLWarning warning) {
+        if (PGJDBC) {
+            String routine = PgJdbcWarnings.routine(warning);
+            if (routine != null) {
+                return SYNC_REP_ROUTINE.equals(routine);
+            }
+        }
+        String message = warning.getMessage();
+        return message != null && message.contains("wait for synchronous replication");
+    }
+
+    @Override
     public int maxRenewBatch() {
         return 1000;
     }
@@ -211,5 +270,14 @@ final class PostgreSqlLockDialect implements LockDialect {
     @Override
     public Object instantParameter(Instant instant) {
         return instant.atOffset(ZoneOffset.UTC);
+    }
+
+    /** Reads pgjdbc's warnings; loaded only when pgjdbc is on the class path. */
+    private static final class PgJdbcWarnings {
+
+        static @Nullable String routine(SQLWarning warning) {
+            return warning instanceof PSQLWarning pg && pg.getServerErrorMessage() != null
+                    ? pg.getServerErrorMessage().getRoutine() : null;
+        }
     }
 }

@@ -1,6 +1,7 @@
 package io.distlock.spring.actuate;
 
 import java.time.Duration;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -9,9 +10,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.BiConsumer;
 
+import io.distlock.core.DelegatingLockRepository;
 import io.distlock.core.LockManager;
 import io.distlock.core.LockRepository;
 import io.distlock.core.SchemaVerification;
+import io.distlock.jdbc.JdbcLockRepository;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.core.NestedExceptionUtils;
@@ -22,7 +25,9 @@ import org.springframework.core.NestedExceptionUtils;
  * query, which throws when the table does not answer. The query runs on a thread of its own and is waited for at most
  * {@link #DEADLINE}, so that health answers within a second even while the database is gone and the query waits for
  * a connection: DOWN, saying that the lock table did not answer in time and why the last check failed. One query runs
- * at a time; a check while it still waits waits for that one.
+ * at a time; a check while it still waits waits for that one. On the JDBC store the details also say which
+ * replication mode the deployment is in and what the server said about its standbys ({@code replication}), as the
+ * last check read it.
  */
 final class LockTableHealth {
 
@@ -45,6 +50,9 @@ final class LockTableHealth {
     /** Guarded by {@code this}. */
     private @Nullable CompletableFuture<Void> probe;
 
+    /** What the last check read of the server's replication, or {@code null} when none has, or not on JDBC. */
+    private volatile @Nullable Map<String, Object> replication;
+
     /** Why the last query that ended failed, or {@code null} when it succeeded. */
     private volatile @Nullable String lastFailure;
 
@@ -56,8 +64,16 @@ final class LockTableHealth {
     void check(BiConsumer<String, Object> detail) throws Exception {
         detail.accept("activeLeases", manager.activeLeases().size());
         detail.accept("lostLeases", manager.lostLeaseCount());
+        Map<String, Object> known = replication;
+        if (known != null) {
+            detail.accept("replication", known);
+        }
         try {
             probe().get(DEADLINE.toNanos(), TimeUnit.NANOSECONDS);
+            Map<String, Object> read = replication;
+            if (read != null && read != known) {
+                detail.accept("replication", read);
+            }
         }
         catch (TimeoutException ex) {
             String last = lastFailure;
@@ -71,11 +87,25 @@ final class LockTableHealth {
 
     private synchronized CompletableFuture<Void> probe() {
         if (probe == null || probe.isDone()) {
-            probe = CompletableFuture.runAsync(() -> SchemaVerification.verify(repository), probes)
+            probe = CompletableFuture.runAsync(() -> {
+                SchemaVerification.verify(repository);
+                JdbcLockRepository jdbc = jdbc(repository);
+                if (jdbc != null) {
+                    replication = jdbc.replicationStatus().details();
+                }
+            }, probes)
                     .whenComplete((done, failure) -> lastFailure = failure == null ? null
                             : NestedExceptionUtils.getMostSpecificCause(failure).toString());
         }
         return probe;
+    }
+
+    private static @Nullable JdbcLockRepository jdbc(LockRepository repository) {
+        LockRepository current = repository;
+        for (int depth = 0; depth < 16 && current instanceof DelegatingLockRepository wrapper; depth++) {
+            current = wrapper.delegate();
+        }
+        return current instanceof JdbcLockRepository jdbc ? jdbc : null;
     }
 
     /** The lock table gave no answer within {@link #DEADLINE}. */

@@ -2,6 +2,7 @@ package io.distlock.spring.jdbc;
 
 import java.time.Duration;
 
+import io.distlock.jdbc.JdbcReplication;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -9,7 +10,7 @@ import org.springframework.boot.sql.init.DatabaseInitializationMode;
 
 /**
  * The lock table on JDBC, under {@code distributed-lock.jdbc}: how long each lock statement may run, whether releases
- * wait until they are durable, whether they notify the waiters of other processes (PostgreSQL), and the table's
+ * wait until they are durable, whether acquisitions wait for a standby, whether releases notify the waiters of other processes (PostgreSQL), and the table's
  * initialisation. By default the table and its token sequence are created on embedded databases only, from the
  * script lock-core ships for the database. The initialisation settings are those of Spring Boot's own script
  * initializers, declared here rather than inherited so that the class binds alike on every supported Spring Boot
@@ -42,6 +43,22 @@ public class DistributedLockJdbcProperties {
      * of the pool while threads wait. Latency only; ignored on other databases.
      */
     private boolean notifyWaiters = true;
+
+    /**
+     * Whether the commits of acquisitions and renewals wait for a standby, so that a failover keeps them: async
+     * (the server's own setting), synchronous (PostgreSQL's synchronous_commit=on for the lock statements' sessions
+     * only) or remote-apply (synchronous_commit=remote_apply). Waits only for the standbys the server names in
+     * synchronous_standby_names; an acquisition whose wait ends at the statement timeout answers "not acquired".
+     * Asking for it on another database, or on a server that names no synchronous standby, is told at start-up at
+     * WARN, or fails start-up with require-synchronous-standby.
+     */
+    private JdbcReplication replication = JdbcReplication.ASYNC;
+
+    /**
+     * Whether start-up fails unless the lock statements' commits wait for a synchronous standby (on PostgreSQL:
+     * synchronous_standby_names set and a waiting synchronous_commit), rather than telling what is missing at WARN.
+     */
+    private boolean requireSynchronousStandby;
 
     /**
      * Path to the SQL script that creates the lock table and its token sequence.
@@ -79,6 +96,22 @@ public class DistributedLockJdbcProperties {
         this.durableRelease = durableRelease;
     }
 
+    public JdbcReplication getReplication() {
+        return replication;
+    }
+
+    public void setReplication(JdbcReplication replication) {
+        this.replication = replication;
+    }
+
+    public boolean isRequireSynchronousStandby() {
+        return requireSynchronousStandby;
+    }
+
+    public void setRequireSynchronousStandby(boolean requireSynchronousStandby) {
+        this.requireSynchronousStandby = requireSynchronousStandby;
+    }
+
     public boolean isNotifyWaiters() {
         return notifyWaiters;
     }
@@ -99,6 +132,8 @@ public class DistributedLockJdbcProperties {
         copy.setStatementTimeout(statementTimeout);
         copy.setDurableRelease(durableRelease);
         copy.setNotifyWaiters(notifyWaiters);
+        copy.setReplication(replication);
+        copy.setRequireSynchronousStandby(requireSynchronousStandby);
         copy.setSchema(schema);
         copy.setPlatform(platform);
         copy.setInitializeSchema(initializeSchema);

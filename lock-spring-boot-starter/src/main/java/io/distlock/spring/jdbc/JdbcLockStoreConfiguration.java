@@ -187,6 +187,8 @@ class JdbcLockStoreConfiguration {
             .statementTimeout(jdbc.getStatementTimeout())
             .durableRelease(jdbc.isDurableRelease())
             .notifyWaiters(jdbc.isNotifyWaiters())
+            .replication(jdbc.getReplication())
+            .requireSynchronousStandby(jdbc.isRequireSynchronousStandby())
             .timeSource(properties.getTimeSource())
             .maxTtl(LockArguments.requireDuration("distributed-lock.max-ttl", properties.getMaxTtl(),
                     LockArguments.MIN_TTL, LockRequest.MAX_DURATION))

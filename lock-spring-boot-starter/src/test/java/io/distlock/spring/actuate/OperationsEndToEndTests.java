@@ -110,6 +110,10 @@ class OperationsEndToEndTests {
             assertThat(lock.get("status").asString()).isEqualTo("UP");
             assertThat(lock.get("details").get("activeLeases").asInt()).isGreaterThanOrEqualTo(1);
             assertThat(lock.get("details").get("lostLeases").asInt()).isZero();
+            JsonNode replication = lock.get("details").get("replication");
+            assertThat(replication).as("which replication mode the deployment is in").isNotNull();
+            assertThat(replication.get("mode").asString()).isEqualTo("async");
+            assertThat(replication.get("database").asString()).isNotBlank();
         }
         finally {
             lease.release();

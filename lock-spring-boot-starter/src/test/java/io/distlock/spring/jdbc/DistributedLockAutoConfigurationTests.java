@@ -23,6 +23,8 @@ import io.distlock.core.RandomOwnerGenerator;
 import io.distlock.core.TimeSource;
 import io.distlock.core.WatchdogSettings;
 import io.distlock.jdbc.JdbcLockRepository;
+import io.distlock.jdbc.JdbcReplication;
+import io.distlock.jdbc.LockReplicationException;
 import io.distlock.jdbc.LockTableMissingException;
 import io.distlock.jdbc.LockTableName;
 import io.distlock.jdbc.dialect.LockDialect;
@@ -405,6 +407,27 @@ class DistributedLockAutoConfigurationTests {
         finally {
             TestDatabase.POSTGRESQL.dropLockTable(table);
         }
+    }
+
+    @Test
+    void replicationIsAsyncByDefaultAndBindsFromItsProperty() {
+        runner.run(context -> assertThat(context.getBean(JdbcLockRepository.class).replication())
+            .isEqualTo(JdbcReplication.ASYNC));
+        runner.withPropertyValues("distributed-lock.jdbc.replication=remote-apply")
+            .run(context -> assertThat(context.getBean(JdbcLockRepository.class).replication())
+                .isEqualTo(JdbcReplication.REMOTE_APPLY));
+    }
+
+    @Test
+    void requiringASynchronousStandbyOnH2FailsTheStartNamingTheSettingAndTheDatabase() {
+        runner.withPropertyValues("distributed-lock.jdbc.replication=synchronous",
+                "distributed-lock.jdbc.require-synchronous-standby=true")
+            .run(context -> {
+                assertThat(context).hasFailed();
+                assertThat(findCause(context.getStartupFailure(), LockReplicationException.class)).isNotNull()
+                    .hasMessageContaining("replication=synchronous (distributed-lock.jdbc.replication)")
+                    .hasMessageContaining("cannot be honoured on H2");
+            });
     }
 
     @Test
