@@ -21,7 +21,7 @@ import org.springframework.data.redis.core.script.RedisScript;
 
 /**
  * Acquisitions and renewals that replicas must acknowledge: the script, then {@code WAIT numreplicas timeout} on the
- * same connection when it wrote, and the owner-checked release that gives back a lock too few replicas acknowledged;
+ * same connection when it wrote (checked with {@code CLIENT INFO} before the script and after the wait), and the owner-checked release that gives back a lock too few replicas acknowledged;
  * what the server says about its replication, and the start-up line that says the mode.
  */
 final class ReplicatedWrites {
@@ -62,13 +62,44 @@ final class ReplicatedWrites {
         return redis.execute(new SessionCallback<@Nullable T>() {
             @Override
             public <K, V> @Nullable T execute(RedisOperations<K, V> operations) {
+                String before = connectionIdentity(redis);
                 T reply = calls.run(script, scriptKeys, args);
                 if (!wrote.test(reply)) {
                     return reply;
                 }
-                return acknowledged(redis) >= acknowledgement.replicas() ? reply : null;
+                long acknowledged = acknowledged(redis);
+                String after = connectionIdentity(redis);
+                if (!before.equals(after)) {
+                    logger.debug("The connection changed between a lock script and its WAIT ({} then {}): the WAIT "
+                            + "says nothing of the script's writes", before, after);
+                    return null;
+                }
+                return acknowledged >= acknowledgement.replicas() ? reply : null;
             }
         });
+    }
+
+    /**
+     * The physical connection a command reaches: its id, its address and the server's ({@code CLIENT INFO}). A
+     * client such as Lettuce reconnects on its own and sends again a command whose answer was lost, so the script
+     * and its {@code WAIT} can reach different connections, or different servers after a failover; a {@code WAIT} on
+     * a connection that did not write answers at once. The same identity before the script and after the
+     * {@code WAIT} shows that both ran on one connection.
+     */
+    private static String connectionIdentity(StringRedisTemplate redis) {
+        Object reply = redis.execute((RedisCallback<Object>) connection -> connection.execute("CLIENT",
+                "INFO".getBytes(StandardCharsets.US_ASCII)), true);
+        String info = reply instanceof byte[] bytes ? new String(bytes, StandardCharsets.UTF_8) : String.valueOf(reply);
+        StringBuilder identity = new StringBuilder();
+        for (String field : info.strip().split(" ")) {
+            if (field.startsWith("id=") || field.startsWith("addr=") || field.startsWith("laddr=")) {
+                identity.append(field).append(' ');
+            }
+        }
+        if (identity.isEmpty()) {
+            throw new RedisSystemException("Redis answered CLIENT INFO with " + info, null);
+        }
+        return identity.toString().strip();
     }
 
     private long acknowledged(StringRedisTemplate redis) {

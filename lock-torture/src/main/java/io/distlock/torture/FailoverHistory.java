@@ -25,6 +25,8 @@ final class FailoverHistory {
 
     private final AtomicLong writesAccepted = new AtomicLong();
 
+    private final List<String> overlapExamples = new ArrayList<>();
+
     /** One acquisition its holder was told it had. */
     static final class Holding {
 
@@ -113,6 +115,11 @@ final class FailoverHistory {
         return staleWritesAccepted.get();
     }
 
+    /** The first overlaps {@link #overlappingOwners()} found, in words. */
+    synchronized List<String> overlapExamples() {
+        return List.copyOf(overlapExamples);
+    }
+
     /** Pairs of acquisitions of one resource by different owners whose beliefs overlapped. */
     synchronized long overlappingOwners() {
         long overlaps = 0;
@@ -120,8 +127,14 @@ final class FailoverHistory {
             for (int i = 0; i < byResource.size(); i++) {
                 Holding earlier = byResource.get(i);
                 for (int j = i + 1; j < byResource.size() && byResource.get(j).start < earlier.end(); j++) {
-                    if (!byResource.get(j).owner.equals(earlier.owner)) {
+                    Holding later = byResource.get(j);
+                    if (!later.owner.equals(earlier.owner)) {
                         overlaps++;
+                        if (overlapExamples.size() < 10) {
+                            overlapExamples.add(earlier.resource + ": " + earlier.owner + " (token " + earlier.token
+                                    + ") believed until " + (earlier.end() - later.start) / 1_000_000 + " ms after "
+                                    + later.owner + " (token " + later.token + ") acquired");
+                        }
                     }
                 }
             }

@@ -166,6 +166,7 @@ public final class RedisFailover {
             long repeats = history.tokenSteps(true);
             System.out.printf("  %d acquisitions, %d ledger writes accepted%n", history.acquisitions(),
                     history.writesAccepted());
+            history.overlapExamples().forEach(example -> System.out.println("  overlap: " + example));
             System.out.printf("FAILOVER store=redis mode=%s failovers=%d acknowledged_lost=%d overlapping_owners=%d "
                     + "stale_writes_accepted=%d token_regressions=%d token_repeats=%d recover_ms_max=%d%n", mode,
                     failovers, lost, overlaps, stale, regressions, repeats, recoverMaxMillis);

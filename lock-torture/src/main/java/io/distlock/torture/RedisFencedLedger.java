@@ -57,12 +57,13 @@ final class RedisFencedLedger {
         Boolean accepted = redis.execute(new SessionCallback<@Nullable Boolean>() {
             @Override
             public <K, V> Boolean execute(RedisOperations<K, V> operations) {
+                String before = replicas == 0 ? "" : connectionIdentity();
                 Long reply = redis.execute(WRITE, List.of(prefix + "ledger:{" + resource + "}"),
                         Long.toString(token));
                 if (reply == null || reply != 1) {
                     return false;
                 }
-                return replicas == 0 || acknowledged() >= replicas;
+                return replicas == 0 || acknowledged() >= replicas && before.equals(connectionIdentity());
             }
         });
         return Boolean.TRUE.equals(accepted);
@@ -73,6 +74,20 @@ final class RedisFencedLedger {
             .execute("WAIT", new IntegerOutput<>(ByteArrayCodec.INSTANCE), bytes(replicas), bytes(timeoutMillis)),
                 true);
         return reply instanceof Number count ? count.longValue() : 0;
+    }
+
+    /** The connection's id and addresses: a WAIT on another connection than the write's says nothing of it. */
+    private String connectionIdentity() {
+        Object reply = redis.execute((RedisCallback<Object>) connection -> connection.execute("CLIENT",
+                "INFO".getBytes(StandardCharsets.US_ASCII)), true);
+        String info = reply instanceof byte[] raw ? new String(raw, StandardCharsets.UTF_8) : String.valueOf(reply);
+        StringBuilder identity = new StringBuilder();
+        for (String field : info.strip().split(" ")) {
+            if (field.startsWith("id=") || field.startsWith("addr=") || field.startsWith("laddr=")) {
+                identity.append(field).append(' ');
+            }
+        }
+        return identity.toString();
     }
 
     private static byte[] bytes(long value) {
