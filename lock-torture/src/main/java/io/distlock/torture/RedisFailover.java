@@ -125,10 +125,15 @@ public final class RedisFailover {
             RedisLockRepository probes = repository(controllerFactory);
             threads.forEach(Thread::start);
             long lost = 0;
+            long unplanned = 0;
             long recoverMaxMillis = 0;
             for (int round = 1; round <= failovers; round++) {
                 ThreadLocalRandom random = ThreadLocalRandom.current();
                 sleep(random.nextLong(1000, 2500));
+                if (servers.followSentinel(PROMOTION_TIMEOUT)) {
+                    unplanned++;
+                    System.out.println("  the Sentinel failed over by itself before failover " + round);
+                }
                 Optional<FailoverHistory.Holding> before = probe(probes, "probe-before-" + round);
                 servers.freezeReplica();
                 servers.backUpReplication(BACKLOG_BYTES);
@@ -164,8 +169,8 @@ public final class RedisFailover {
             long stale = history.staleWritesAccepted();
             long regressions = history.tokenSteps(false);
             long repeats = history.tokenSteps(true);
-            System.out.printf("  %d acquisitions, %d ledger writes accepted%n", history.acquisitions(),
-                    history.writesAccepted());
+            System.out.printf("  %d acquisitions, %d ledger writes accepted, %d failover(s) the Sentinel made by "
+                    + "itself besides%n", history.acquisitions(), history.writesAccepted(), unplanned);
             history.overlapExamples().forEach(example -> System.out.println("  overlap: " + example));
             System.out.printf("FAILOVER store=redis mode=%s failovers=%d acknowledged_lost=%d overlapping_owners=%d "
                     + "stale_writes_accepted=%d token_regressions=%d token_repeats=%d recover_ms_max=%d%n", mode,

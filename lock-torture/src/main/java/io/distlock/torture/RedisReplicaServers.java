@@ -18,8 +18,9 @@ import io.lettuce.core.api.StatefulRedisConnection;
 /**
  * The private replicated Redis of the Redis failover run: a primary and a replica ({@code redis-server} on free
  * ports of 127.0.0.1, no persistence, under the run directory) and a Sentinel that promotes the replica when the
- * primary stops answering (one second). Each server is this JVM's child process, stopped by its own id: frozen with
- * {@code SIGSTOP}, killed with {@code SIGKILL}. Never the shared servers.
+ * primary stops answering for two seconds (one second made spurious failovers on a loaded machine). Each server is
+ * this JVM's child process, stopped by its own id: frozen with {@code SIGSTOP}, killed with {@code SIGKILL}. Never
+ * the shared servers.
  */
 final class RedisReplicaServers implements AutoCloseable {
 
@@ -51,7 +52,7 @@ final class RedisReplicaServers implements AutoCloseable {
             Files.writeString(config, String.join("\n", "port " + servers.sentinel.port, "bind 127.0.0.1",
                     "dir " + servers.sentinel.dir, "sentinel monitor " + MASTER_NAME + " 127.0.0.1 "
                             + servers.primary.port + " 1",
-                    "sentinel down-after-milliseconds " + MASTER_NAME + " 1000",
+                    "sentinel down-after-milliseconds " + MASTER_NAME + " 2000",
                     "sentinel failover-timeout " + MASTER_NAME + " 3000", ""));
             servers.sentinel.startSentinel(config);
             servers.awaitSentinelMaster(servers.primary.port, Duration.ofSeconds(30));
@@ -93,6 +94,24 @@ final class RedisReplicaServers implements AutoCloseable {
         try (Admin admin = new Admin(primary.port)) {
             admin.connection.sync().psetex("distlock-torture:backlog", 60_000, "x".repeat(bytes));
         }
+    }
+
+    /**
+     * Follows a failover the Sentinel made by itself (a primary too slow to answer it for a second, on a loaded
+     * machine): when it names the replica as the primary, the roles are swapped, and the replica is waited for.
+     *
+     * @return whether the Sentinel had failed over by itself
+     */
+    boolean followSentinel(Duration timeout) {
+        boolean swapped = false;
+        if (masterPort() == replica.port) {
+            Server promoted = replica;
+            replica = primary;
+            primary = promoted;
+            swapped = true;
+        }
+        awaitInSync(timeout);
+        return swapped;
     }
 
     /** Kills the primary (SIGKILL). */
