@@ -5,6 +5,7 @@
 #                      [--faults kill,pause,disconnect,skew,pool,rowlock|none] [--threads N] [--locks N] [--ttl-ms MS]
 #                      [--rebuild]
 #   scripts/torture.sh --db postgresql --faults failover --replication sync|async [--seconds S] [--failovers N]
+#   scripts/torture.sh --db redis --faults failover [--replication sync|async] [--failovers N]
 #
 # Defaults: the locks workload, 4 worker JVMs, 60 seconds, every fault (on Redis kill, pause and disconnect), 3 threads
 # per worker, 3 locks, a 2000 ms TTL, a 1 s statement timeout; allow 40 s or more for every fault to be injected at
@@ -19,6 +20,10 @@
 # servers of the tests (DISTLOCK_TEST_*_URL/USER/PASSWORD override them), Redis the tests' DISTLOCK_TEST_REDIS_URL.
 # Worker logs go to lock-torture/target/torture/<db>-<time>/. Exits with the checker's status: 0 every criterion
 # held, 1 one failed, 2 the run could not be carried out.
+# --db redis --faults failover runs the Redis failover run instead (io.distlock.torture.RedisFailover): a private
+# primary, replica and Sentinel under the run directory, worker threads on connections that follow the failovers, the
+# replica frozen at a random moment and the primary killed N times (default 20); it prints the FAILOVER line and, in
+# sync mode (one replica to acknowledge every acquisition and renewal), exits 1 unless every count is 0.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -81,6 +86,14 @@ if needs_build; then
   echo "torture.sh: building lock-core, lock-jdbc, lock-test-support, lock-redis and lock-torture"
   ./mvnw -B -q -pl lock-torture -am package -DskipTests
   touch "$stamp"
+fi
+
+if [ "$db:$faults" = "redis:failover" ]; then
+  run_dir="lock-torture/target/torture/redis-failover-$(date -u +%Y%m%dT%H%M%SZ)"
+  echo "torture.sh: $(date -u +%Y-%m-%dT%H:%M:%SZ) --db redis --faults failover ${replication:+--replication $replication} ${extra[*]-}"
+  exec timeout --kill-after=20 1800 java -Xmx256m -XX:TieredStopAtLevel=1 -cp "$jar:$(cat "$classpath_file")" \
+    io.distlock.torture.RedisFailover --run-dir "$run_dir" ${replication:+--mode "$replication"} \
+    ${extra[@]+"${extra[@]}"}
 fi
 
 run_dir="lock-torture/target/torture/${db}-${workload}-$(date -u +%Y%m%dT%H%M%SZ)"

@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import java.util.Set;
 import java.util.function.Function;
 
@@ -20,6 +21,7 @@ import org.springframework.data.redis.connection.RedisClusterNode;
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.core.Cursor;
+import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.ScanOptions;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.script.RedisScript;
@@ -28,7 +30,7 @@ import org.springframework.data.redis.core.script.RedisScript;
  * What the Redis store sends, and how: one lock script at a time ({@code EVALSHA}, else {@code EVAL}), its failures
  * told as {@link RedisFailures} say; {@code SCAN} of the key space (never {@code KEYS}), on every primary of a Redis
  * Cluster; and the split of many keys into script calls of at most {@link RedisLockRepository#MAX_BATCH}, each call's
- * keys in one cluster slot.
+ * keys in one cluster slot; and what {@code INFO replication} says.
  */
 final class RedisCalls {
 
@@ -65,6 +67,13 @@ final class RedisCalls {
             throw new RedisSystemException("Redis answered a lock script with no reply", null);
         }
         return reply;
+    }
+
+    /** What {@code INFO replication} says of the server the store's connections reach. */
+    Properties replicationInfo() {
+        Properties info = redis.execute((RedisCallback<Properties>) connection -> connection.serverCommands()
+                .info("replication"));
+        return info != null ? info : new Properties();
     }
 
     /** The keys matching a pattern: a {@code SCAN} of the database, of every primary on a cluster. */
@@ -121,7 +130,8 @@ final class RedisCalls {
         return batches;
     }
 
-    private boolean clustered() {
+    /** @return whether the connections go to a Redis Cluster */
+    boolean clustered() {
         Boolean known = clustered;
         if (known == null) {
             try (RedisConnection connection = connectionFactory.getConnection()) {

@@ -68,13 +68,21 @@ import static io.distlock.redis.RedisReplies.text;
  * Cluster a script may only touch keys of one slot, so batches there group leases by slot (in practice one script
  * per lease).
  *
+ * <p><b>Replicas</b>: with {@link Builder#replicasToAcknowledge}, every acquisition and renewal that wrote is
+ * followed by {@code WAIT numreplicas timeout} on the same connection; when fewer replicas acknowledge it in time, the
+ * store gives the lock back (an owner-checked release, best-effort) and answers "not acquired" or "not renewed", so
+ * that a failover to a replica (Sentinel) never loses a lease the application was given. Without it (the default)
+ * Redis replicates asynchronously and a failover can lose an acknowledged acquisition. Not supported on Redis Cluster.
+ * Slot claims do not wait.
+ *
  * <p><b>Faults</b>: when Redis does not answer, a call throws a {@link DataAccessException} and never returns a lease;
  * a lock that the server took before the connection broke expires by its TTL. Arguments are checked with
  * {@link LockArguments} before any command is sent.
  *
  * <p>One concept, hence its length: the Redis store as its users see it — each operation with its documented
  * behaviour, and the builder. The work is done by the classes it wires: {@link RedisCalls} (scripts, {@code SCAN}
- * and batching), {@link RedisReplies} (reading the answers) and {@link RedisSlotStore} (its {@link SlotStore}).
+ * and batching), {@link ReplicatedWrites} (waiting for replicas), {@link RedisReplies} (reading the answers) and
+ * {@link RedisSlotStore} (its {@link SlotStore}).
  */
 public final class RedisLockRepository implements LockRepository, BatchRenewal, ForcedRelease, SlotStore,
         SchemaVerification {
@@ -92,6 +100,7 @@ public final class RedisLockRepository implements LockRepository, BatchRenewal, 
 
     private static final long FORBIDDEN = -1;
 
+
     private final RedisCalls calls;
 
     private final RedisLockKeys keys;
@@ -100,9 +109,12 @@ public final class RedisLockRepository implements LockRepository, BatchRenewal, 
 
     private final RedisSlotStore slots;
 
+    private final ReplicatedWrites replicated;
+
     private RedisLockRepository(Builder builder) {
         this.keys = builder.keys;
         this.calls = new RedisCalls(builder.connectionFactory, keys);
+        this.replicated = new ReplicatedWrites(calls, keys, builder.acknowledgement);
         this.arguments = LockArguments.withMaxTtl(builder.maxTtl);
         this.slots = new RedisSlotStore(calls, keys);
     }
@@ -129,19 +141,34 @@ public final class RedisLockRepository implements LockRepository, BatchRenewal, 
     @Override
     public Optional<LockRecord> acquire(String resource, String owner, Duration ttl) {
         long ttlMillis = arguments.lease(resource, owner, ttl);
-        List<Object> reply = calls.run(LockScripts.ACQUIRE, List.of(keys.lockKey(resource), keys.tokenKey(resource)),
-                resource, owner, Long.toString(ttlMillis));
-        if (number(reply, 0) != APPLIED) {
+        List<Object> reply = replicated.run(RedisLockRepository::applied,
+                LockScripts.ACQUIRE, List.of(keys.lockKey(resource), keys.tokenKey(resource)), resource, owner,
+                Long.toString(ttlMillis));
+        if (reply == null) {
+            replicated.giveBack(resource, owner, "acquisition");
+            return Optional.empty();
+        }
+        if (!applied(reply)) {
             return Optional.empty();
         }
         return Optional.of(record(resource, owner, reply, 1));
     }
 
+    /**
+     * {@inheritDoc}
+     *
+     * <p>With {@link Builder#replicasToAcknowledge}, a renewal that fewer replicas acknowledged in time gives the
+     * lock back and answers {@link LockResult#NOT_FOUND}: the holder never believes in an expiry a replica lacks.
+     */
     @Override
     public RenewResult renew(String resource, String owner, Duration ttl) {
         long ttlMillis = arguments.lease(resource, owner, ttl);
-        List<Object> reply = calls.run(LockScripts.RENEW, List.of(keys.lockKey(resource)), owner,
-                Long.toString(ttlMillis));
+        List<Object> reply = replicated.run(RedisLockRepository::applied, LockScripts.RENEW,
+                List.of(keys.lockKey(resource)), owner, Long.toString(ttlMillis));
+        if (reply == null) {
+            replicated.giveBack(resource, owner, "renewal");
+            return RenewResult.refused(LockResult.NOT_FOUND);
+        }
         long status = number(reply, 0);
         if (status == APPLIED) {
             return RenewResult.renewed(record(resource, owner, reply, 1));
@@ -150,7 +177,9 @@ public final class RedisLockRepository implements LockRepository, BatchRenewal, 
     }
 
     /**
-     * Renews many leases with one script per batch of up to {@value #MAX_BATCH} (on Redis Cluster, per slot).
+     * Renews many leases with one script per batch of up to {@value #MAX_BATCH} (on Redis Cluster, per slot). With
+     * {@link Builder#replicasToAcknowledge}, the leases of a batch that fewer replicas acknowledged in time are given
+     * back and left out of the answer.
      */
     @Override
     public Map<LeaseKey, LockRecord> renewAll(Collection<LeaseKey> leases, Duration ttl) {
@@ -165,7 +194,12 @@ public final class RedisLockRepository implements LockRepository, BatchRenewal, 
                 lockKeys.add(keys.lockKey(batch.get(i).resource()));
                 args[i + 1] = batch.get(i).owner();
             }
-            List<Object> reply = calls.run(LockScripts.RENEW_ALL, lockKeys, args);
+            List<Object> reply = replicated.run(r -> renewedAny(r, batch.size()),
+                    LockScripts.RENEW_ALL, lockKeys, args);
+            if (reply == null) {
+                batch.forEach(lease -> replicated.giveBack(lease.resource(), lease.owner(), "renewal"));
+                continue;
+            }
             expectSize(reply, 1 + 2 * batch.size());
             Instant expiresAt = Instant.ofEpochMilli(number(reply, 0));
             for (int i = 0; i < batch.size(); i++) {
@@ -280,10 +314,12 @@ public final class RedisLockRepository implements LockRepository, BatchRenewal, 
 
     /**
      * Checks that Redis answers with the given credentials, runs the lock scripts (version 7.0 or later, scripting
-     * allowed for this user), and that the keys of the layout it finds in a bounded {@code SCAN} (at most
-     * {@value #VERIFY_SCAN_PAGES} pages of {@code COUNT 1000}, on one node of a cluster) have the layout's types.
+     * allowed for this user), that replicas to acknowledge are not asked of a Redis Cluster, and that the keys of the
+     * layout it finds in a bounded {@code SCAN} (at most {@value #VERIFY_SCAN_PAGES} pages of {@code COUNT 1000}, on
+     * one node of a cluster) have the layout's types.
      * Every script also checks the types of the keys it touches, so a conflicting key elsewhere fails the operation
-     * that meets it with the same message.
+     * that meets it with the same message. Logs the replication mode ({@link #replication()}): a WARN when
+     * acquisitions wait for more replicas than are connected, or when replicas are connected and they do not wait.
      *
      * @throws RedisLockStoreException saying what is wrong and what to do
      */
@@ -297,6 +333,8 @@ public final class RedisLockRepository implements LockRepository, BatchRenewal, 
         catch (DataAccessException ex) {
             throw RedisFailures.ofProbe(ex, keys);
         }
+        replicated.requireStandalone();
+        replicated.logReplication();
     }
 
     /**
@@ -314,6 +352,31 @@ public final class RedisLockRepository implements LockRepository, BatchRenewal, 
             throw RedisFailures.ofPing(ex);
         }
         return Duration.ofNanos(System.nanoTime() - start);
+    }
+
+    /**
+     * Reads what the server says about its replication ({@code INFO replication}) and whether acquisitions wait for
+     * replicas: what the start-up log line and the health details show.
+     *
+     * @return the server's role, its connected replicas and the store's acknowledgement setting
+     * @throws DataAccessException when Redis does not answer
+     */
+    public RedisReplication replication() {
+        return replicated.replication();
+    }
+
+    private static boolean applied(List<Object> reply) {
+        return number(reply, 0) == APPLIED;
+    }
+
+    private static boolean renewedAny(List<Object> reply, int leases) {
+        expectSize(reply, 1 + 2 * leases);
+        for (int i = 0; i < leases; i++) {
+            if (number(reply, 1 + 2 * i) > 0) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private List<LockRecord> read(List<String> lockKeys) {
@@ -346,6 +409,8 @@ public final class RedisLockRepository implements LockRepository, BatchRenewal, 
 
         private Duration maxTtl = LockArguments.DEFAULT_MAX_TTL;
 
+        private ReplicaAcknowledgement acknowledgement = ReplicaAcknowledgement.NONE;
+
         private Builder(RedisConnectionFactory connectionFactory) {
             this.connectionFactory = Objects.requireNonNull(connectionFactory, "connectionFactory");
         }
@@ -370,6 +435,24 @@ public final class RedisLockRepository implements LockRepository, BatchRenewal, 
          */
         public Builder maxTtl(Duration maxTtl) {
             this.maxTtl = LockArguments.withMaxTtl(maxTtl).maxTtl();
+            return this;
+        }
+
+        /**
+         * Makes every acquisition and renewal wait until {@code replicas} replicas acknowledged it
+         * ({@code WAIT replicas timeout} on the same connection), and give the lock back and answer "not acquired"
+         * or "not renewed" when they do not within {@code timeout}; default 0, no waiting. A failover to a replica
+         * that acknowledged then never loses a lease the application was given. Not supported on Redis Cluster.
+         * On Lettuce's shared connection (Spring Boot's default) a {@code WAIT} holds up the commands behind it on
+         * that connection until the replicas answer: about one replica round trip, up to {@code timeout} while they
+         * lag.
+         *
+         * @param replicas 0 or more
+         * @param timeout longest wait, from 1 ms to 30 s; shorter than the client's command timeout
+         * @return this builder
+         */
+        public Builder replicasToAcknowledge(int replicas, Duration timeout) {
+            this.acknowledgement = new ReplicaAcknowledgement(replicas, timeout);
             return this;
         }
 

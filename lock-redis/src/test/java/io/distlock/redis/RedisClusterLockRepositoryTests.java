@@ -31,6 +31,7 @@ import org.springframework.data.redis.connection.ClusterSlotHashUtil;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
 /**
  * The store on a Redis Cluster of three primaries: each lock's keys share a slot, so every script is accepted; locks
@@ -70,6 +71,18 @@ class RedisClusterLockRepositoryTests {
 
     private static String owner() {
         return "owner-" + UUID.randomUUID();
+    }
+
+    @Test
+    void replicasToAcknowledgeAreRefusedOnAClusterNamingTheProperty() {
+        RedisLockRepository waiting = RedisLockRepository.builder(factory)
+            .replicasToAcknowledge(1, Duration.ofMillis(100)).build();
+        assertThatIllegalStateException().isThrownBy(waiting::verifySchema)
+            .withMessageContaining("distributed-lock.redis.replicas-to-acknowledge")
+            .withMessageContaining("Redis Cluster");
+        assertThatIllegalStateException()
+            .isThrownBy(() -> waiting.acquire("cluster:ack", "a", Duration.ofSeconds(10)));
+        assertThat(repository.find("cluster:ack")).isEmpty();
     }
 
     @Test

@@ -27,7 +27,7 @@ public final class PrivateRedisServer implements AutoCloseable {
 
     private final Path dir;
 
-    private final List<String> options;
+    private List<String> options;
 
     private Process process;
 
@@ -35,6 +35,32 @@ public final class PrivateRedisServer implements AutoCloseable {
         this.port = port;
         this.dir = dir;
         this.options = options;
+    }
+
+    /**
+     * Starts a Sentinel (the same binary in Sentinel mode) that monitors a primary as {@code name}, with a quorum of
+     * one, finding it down after one second without an answer.
+     *
+     * @param name the name of the monitored primary
+     * @param primaryPort its port on 127.0.0.1
+     * @return the running Sentinel
+     */
+    public static PrivateRedisServer startSentinel(String name, int primaryPort) {
+        try {
+            int port = freePort();
+            Path dir = Files.createTempDirectory("distlock-sentinel");
+            Path config = dir.resolve("sentinel.conf");
+            Files.writeString(config, String.join("\n", "port " + port, "bind 127.0.0.1", "dir " + dir,
+                    "sentinel monitor " + name + " 127.0.0.1 " + primaryPort + " 1",
+                    "sentinel down-after-milliseconds " + name + " 1000",
+                    "sentinel failover-timeout " + name + " 3000", ""));
+            PrivateRedisServer sentinel = new PrivateRedisServer(port, dir, List.of(config.toString(), "--sentinel"));
+            sentinel.launch();
+            return sentinel;
+        }
+        catch (IOException ex) {
+            throw unavailable("cannot start a private Redis Sentinel (" + ex.getMessage() + ")", ex);
+        }
     }
 
     /**
@@ -92,6 +118,55 @@ public final class PrivateRedisServer implements AutoCloseable {
         }
     }
 
+    /** @return the process id of the running server */
+    public long pid() {
+        if (process == null) {
+            throw new IllegalStateException("redis-server on port " + port + " is not running");
+        }
+        return process.pid();
+    }
+
+    /**
+     * Freezes the server (SIGSTOP): it keeps its connections but answers nothing, as a stalled replica does.
+     */
+    public void freeze() {
+        signal("-STOP");
+    }
+
+    /**
+     * Lets a frozen server run again (SIGCONT).
+     */
+    public void thaw() {
+        signal("-CONT");
+    }
+
+    private void signal(String signal) {
+        try {
+            Process kill = new ProcessBuilder("kill", signal, Long.toString(pid())).inheritIO().start();
+            if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+                throw new IllegalStateException("kill " + signal + " " + pid() + " failed");
+            }
+        }
+        catch (IOException ex) {
+            throw new IllegalStateException(ex);
+        }
+        catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(ex);
+        }
+    }
+
+    /**
+     * Starts the server again on the same port, empty, with other options, such as
+     * {@code --replicaof 127.0.0.1 <port>} to bring a failed primary back as a replica of the new one.
+     *
+     * @param newOptions the options that replace those it was started with
+     */
+    public void restart(String... newOptions) {
+        this.options = List.of(newOptions);
+        restart();
+    }
+
     /**
      * Starts the server again on the same port, empty.
      */
@@ -118,9 +193,15 @@ public final class PrivateRedisServer implements AutoCloseable {
 
     private void launch() throws IOException {
         File log = dir.resolve("redis.log").toFile();
-        List<String> command = new java.util.ArrayList<>(List.of("redis-server", "--port", Integer.toString(port),
-                "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir.toString()));
-        command.addAll(options);
+        List<String> command = new java.util.ArrayList<>(List.of("redis-server"));
+        if (options.contains("--sentinel")) {
+            command.addAll(options);
+        }
+        else {
+            command.addAll(List.of("--port", Integer.toString(port), "--bind", "127.0.0.1", "--save", "",
+                    "--appendonly", "no", "--dir", dir.toString()));
+            command.addAll(options);
+        }
         process = new ProcessBuilder(command)
                 .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log)).start();
         long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();

@@ -1,5 +1,7 @@
 package io.distlock.spring.redis;
 
+import java.time.Duration;
+
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -42,12 +44,41 @@ public class DistributedLockStoreProperties {
          */
         private String keyPrefix = "distlock:";
 
+        /**
+         * Replicas that must acknowledge each acquisition and renewal (WAIT) before it counts; when fewer do within
+         * the acknowledgement timeout, the lock is given back and the call answers not acquired or not renewed. 0
+         * answers without waiting: a failover to a replica can then lose an acquisition and give a lock two owners.
+         */
+        private int replicasToAcknowledge;
+
+        /**
+         * Longest wait for the replicas to acknowledge an acquisition or renewal, at most 30s and shorter than the
+         * Redis command timeout (spring.data.redis.timeout).
+         */
+        private Duration acknowledgementTimeout = Duration.ofSeconds(1);
+
         public String getKeyPrefix() {
             return keyPrefix;
         }
 
         public void setKeyPrefix(String keyPrefix) {
             this.keyPrefix = keyPrefix;
+        }
+
+        public int getReplicasToAcknowledge() {
+            return replicasToAcknowledge;
+        }
+
+        public void setReplicasToAcknowledge(int replicasToAcknowledge) {
+            this.replicasToAcknowledge = replicasToAcknowledge;
+        }
+
+        public Duration getAcknowledgementTimeout() {
+            return acknowledgementTimeout;
+        }
+
+        public void setAcknowledgementTimeout(Duration acknowledgementTimeout) {
+            this.acknowledgementTimeout = acknowledgementTimeout;
         }
     }
 }

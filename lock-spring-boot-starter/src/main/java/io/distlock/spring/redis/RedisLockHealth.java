@@ -5,13 +5,15 @@ import java.util.function.BiConsumer;
 
 import io.distlock.core.LockManager;
 import io.distlock.redis.RedisLockRepository;
+import io.distlock.redis.RedisReplication;
 
 import org.springframework.beans.factory.ObjectProvider;
 
 /**
  * What the Redis store's {@code distributedLock} health indicator checks, apart from the health types of the Spring
  * Boot generation that shows it: the key prefix and lease counts first, so that a DOWN answer shows them too, then a
- * {@code PING}, which throws when Redis does not answer.
+ * {@code PING}, which throws when Redis does not answer, then the server's replication and whether acquisitions wait
+ * for replicas to acknowledge them.
  */
 final class RedisLockHealth {
 
@@ -30,5 +32,11 @@ final class RedisLockHealth {
         });
         Duration ping = repository.ping();
         detail.accept("pingMillis", ping.toNanos() / 1_000_000.0);
+        RedisReplication replication = repository.replication();
+        detail.accept("role", replication.role());
+        detail.accept("connectedReplicas", replication.connectedReplicas());
+        detail.accept("replicasToAcknowledge", replication.replicasToAcknowledge());
+        detail.accept("waitsForReplicas", replication.waitsForReplicas());
+        detail.accept("replication", replication.describe());
     }
 }

@@ -239,8 +239,49 @@ class DistributedLockRedisAutoConfigurationTests {
             Health health = indicator.health(true);
             assertThat(health.getStatus()).isEqualTo(Status.UP);
             assertThat(health.getDetails()).containsEntry("store", "redis").containsEntry("keyPrefix", prefix)
-                .containsEntry("activeLeases", 0).containsEntry("lostLeases", 0L).containsKey("pingMillis");
+                .containsEntry("activeLeases", 0).containsEntry("lostLeases", 0L).containsKey("pingMillis")
+                .containsEntry("role", "master").containsEntry("connectedReplicas", 0)
+                .containsEntry("replicasToAcknowledge", 0).containsEntry("waitsForReplicas", false);
         });
+    }
+
+    @Test
+    void replicasToAcknowledgeReachTheRepositoryAndTheHealthSaysAcquisitionsWaitForThem() {
+        redisOnly.withPropertyValues("distributed-lock.redis.replicas-to-acknowledge=1",
+                "distributed-lock.redis.acknowledgement-timeout=250ms").run(context -> {
+                    assertThat(context).hasNotFailed();
+                    assertThat(context.getBean(RedisLockRepository.class).replication())
+                        .satisfies(replication -> {
+                            assertThat(replication.replicasToAcknowledge()).isEqualTo(1);
+                            assertThat(replication.acknowledgementTimeout()).isEqualTo(Duration.ofMillis(250));
+                        });
+                    Health health = context.getBean("distributedLockHealthIndicator", HealthIndicator.class)
+                        .health(true);
+                    assertThat(health.getDetails()).containsEntry("replicasToAcknowledge", 1)
+                        .containsEntry("waitsForReplicas", true).containsEntry("connectedReplicas", 0);
+                    assertThat(health.getDetails().get("replication").toString())
+                        .contains("wait for 1 replica(s)");
+                });
+    }
+
+    @Test
+    void negativeReplicasToAcknowledgeFailTheStartNamingTheProperty() {
+        redisOnly.withPropertyValues("distributed-lock.redis.replicas-to-acknowledge=-1").run(context -> {
+            assertThat(context).hasFailed();
+            assertThat(context.getStartupFailure()).rootCause()
+                .hasMessageContaining("(distributed-lock.redis.replicas-to-acknowledge) must be 0 or more, got -1");
+        });
+    }
+
+    @Test
+    void acknowledgementTimeoutNotShorterThanTheRedisCommandTimeoutFailsTheStartNamingBoth() {
+        redisOnly.withPropertyValues("distributed-lock.redis.replicas-to-acknowledge=1",
+                "distributed-lock.redis.acknowledgement-timeout=5s").run(context -> {
+                    assertThat(context).hasFailed();
+                    assertThat(context.getStartupFailure()).rootCause()
+                        .hasMessageContaining("distributed-lock.redis.acknowledgement-timeout (PT5S) must be shorter "
+                                + "than the Redis command timeout spring.data.redis.timeout (PT5S)");
+                });
     }
 
     @Test
@@ -269,6 +310,12 @@ class DistributedLockRedisAutoConfigurationTests {
                 .satisfies(p -> assertThat((String) p.get("description")).startsWith("Where locks are kept"));
             assertThat(properties).filteredOn(p -> p.get("name").equals("distributed-lock.redis.key-prefix"))
                 .singleElement().satisfies(p -> assertThat(p.get("defaultValue")).isEqualTo("distlock:"));
+            assertThat(properties)
+                .filteredOn(p -> p.get("name").equals("distributed-lock.redis.replicas-to-acknowledge"))
+                .singleElement().satisfies(p -> assertThat(p.get("defaultValue")).isEqualTo(0));
+            assertThat(properties)
+                .filteredOn(p -> p.get("name").equals("distributed-lock.redis.acknowledgement-timeout"))
+                .singleElement().satisfies(p -> assertThat(p.get("defaultValue")).isEqualTo("1s"));
         }
     }
 
