@@ -90,7 +90,7 @@ class FrozenDatabaseEndToEndTests {
         }
         PrivatePostgres started = PrivatePostgres.start(bin);
         cluster = started;
-        registry.add("spring.datasource.url", started::jdbcUrl);
+        registry.add("spring.datasource.url", started::url);
         registry.add("spring.datasource.username", () -> "postgres");
     }
 
