@@ -93,16 +93,16 @@ final class LockOperations {
      * left to expire at its TTL, held by an owner nobody presents.
      */
     private void giveBack(Connection connection, String resource, String owner, UnreplicatedCommitException cause) {
-        boolean given = false;
+        String row;
         try {
-            given = executor.update(connection, statements.giveBack, resource, owner) == 1;
+            row = executor.update(connection, statements.giveBack, resource, owner) == 1 ? "its row given back"
+                    : "no row of it to give back";
         }
         catch (SQLException ex) {
-            cause.addSuppressed(ex);
+            row = "its row, if any, left to expire at its TTL (" + ex.getMessage() + ")";
         }
-        logger.warn("Not acquired '{}' on {}: the acquisition committed, but its commit stopped waiting for the "
-                + "synchronous standby before the standby had it (statement timeout or cancel); {}", resource, table,
-                given ? "given back" : "left to expire at its TTL");
+        logger.warn("Not acquired '{}' on {}: the statement's commit stopped waiting for the synchronous standby "
+                + "before the standby had it (statement timeout or cancel); {}", resource, table, row);
         logger.debug("The acquisition's warning", cause);
     }
 
