@@ -45,9 +45,10 @@ import org.springframework.jdbc.datasource.init.ScriptUtils;
  * The {@code failover} fault on PostgreSQL: a private primary and streaming standby, worker threads that take leases,
  * renew them and write to a fenced ledger on the same replicated database, through a multi-host URL with
  * {@code targetServerType=primary}; and, again and again, replication frozen at a random moment ({@code SIGSTOP} of the
- * primary's walsender) while acquisitions and renewals are in flight, the primary killed, the standby promoted, and the
- * old primary's data directory made the next standby by a new base backup. {@code --replication sync} names the
- * standby synchronous on the server, makes every other session commit without waiting for it
+ * primary's walsender) while acquisitions and renewals are in flight, the primary killed, what the standby kept read,
+ * the standby promoted, and the old primary's data directory made the next standby by a new base backup.
+ * {@code --replication sync} names the standby synchronous on the server, makes every other session commit without
+ * waiting for it
  * ({@code synchronous_commit = local}), and runs the lock repository with {@link JdbcReplication#SYNCHRONOUS} and the
  * ledger's transactions with {@code synchronous_commit = on}; {@code async} is the server's default.
  *
@@ -205,7 +206,7 @@ public final class PostgresFailoverTorture {
 
     /**
      * Freezes replication, lets the workers go on for a random moment (acquisitions and renewals in flight), kills
-     * the primary, promotes the standby, checks what it kept, and makes the old primary its standby.
+     * the primary, checks what the standby kept, promotes it, and makes the old primary its standby.
      */
     private void failOver(PrivatePostgres primary, PrivatePostgres standby, Counts counts) throws Exception {
         try (HikariDataSource admin = single(primary)) {
@@ -218,6 +219,12 @@ public final class PostgresFailoverTorture {
         sleepMillis(100 + ThreadLocalRandom.current().nextLong(1100));
         long killedAt = System.nanoTime();
         primary.kill();
+        // What the standby kept is read before it is promoted: once it is a primary, the workers reach it, and a
+        // release or renewal it then commits (locally, while it has no standby) would read as a lost acknowledgement.
+        try (HikariDataSource admin = single(standby)) {
+            awaitReplayOfAllReceived(admin);
+            counts.acknowledgedLost += lostAcknowledgements(admin, killedAt);
+        }
         standby.promote();
         long promotedAt = System.nanoTime();
         counts.failovers++;
@@ -226,7 +233,6 @@ public final class PostgresFailoverTorture {
                 // What a failover manager does (Patroni's synchronous_mode): the new primary names its standby.
                 nameSynchronousStandby(admin);
             }
-            counts.acknowledgedLost += lostAcknowledgements(admin, killedAt);
             primary.rebuildAsStandbyOf(standby);
             awaitStandby(admin);
         }
@@ -242,12 +248,27 @@ public final class PostgresFailoverTorture {
     }
 
     /**
-     * Acquisitions acknowledged before the kill whose token the promoted server's row is below, and live leases
-     * whose acknowledged renewal it lacks.
+     * Waits until the standby has replayed all the WAL it received (and flushed) from the killed primary: what it then
+     * shows is what its promotion starts from.
      */
-    private int lostAcknowledgements(DataSource promoted, long killedAt) throws SQLException {
+    private static void awaitReplayOfAllReceived(DataSource standby) throws SQLException {
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!"replayed".equals(queryText(standby, "SELECT CASE WHEN pg_last_wal_replay_lsn() >= "
+                + "pg_last_wal_receive_lsn() THEN 'replayed' END"))) {
+            if (System.nanoTime() > until) {
+                throw new IllegalStateException("the standby did not replay the WAL it received within 30 s");
+            }
+            sleepMillis(5);
+        }
+    }
+
+    /**
+     * Acquisitions acknowledged before the kill whose token the standby's row is below, and live leases whose
+     * acknowledged renewal it lacks.
+     */
+    private int lostAcknowledgements(DataSource standby, long killedAt) throws SQLException {
         Map<String, LockRecord> rows = new HashMap<>();
-        try (Connection connection = promoted.getConnection(); Statement statement = connection.createStatement();
+        try (Connection connection = standby.getConnection(); Statement statement = connection.createStatement();
                 ResultSet rs = statement.executeQuery("SELECT " + LockDialect.COLUMNS + " FROM "
                         + LockTableName.DEFAULT)) {
             while (rs.next()) {
