@@ -6,6 +6,8 @@ import io.distlock.core.LockManager;
 import io.distlock.core.LockRepository;
 import io.distlock.jdbc.JdbcLockRepository;
 import io.distlock.redis.RedisLockRepository;
+import io.distlock.spring.DistributedLock;
+import io.distlock.spring.OncePerSlot;
 import io.distlock.spring.aop.DistributedLockAopAutoConfiguration;
 import io.distlock.spring.autoconfigure.DistributedLockAutoConfiguration;
 import io.distlock.spring.jdbc.DistributedLockJdbcAutoConfiguration;
@@ -22,6 +24,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.NestedExceptionUtils;
 import org.springframework.jdbc.datasource.DriverManagerDataSource;
+import org.springframework.scheduling.annotation.Scheduled;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -138,6 +141,60 @@ class DistributedLockStoreCheckAutoConfigurationTests {
             .run(context -> assertThat(context).hasNotFailed().doesNotHaveBean(LockManager.class));
     }
 
+    @Test
+    void guardedMethodsWithNoStoreModuleOnTheClassPathFailTheStartNamingThemAndWhatToAdd() {
+        withoutDataSource.withClassLoader(new FilteredClassLoader(RedisLockRepository.class, JdbcLockRepository.class))
+            .withBean(Jobs.class)
+            .run(context -> {
+                assertThat(context).hasFailed();
+                FailureAnalysis analysis = analysis(context.getStartupFailure());
+                assertThat(analysis.getDescription()).startsWith("2 guarded methods but no lock store: neither "
+                        + "lock-jdbc nor lock-redis is on the class path. There is no lock manager, and they would "
+                        + "run unguarded, on every replica at once: " + Jobs.class.getName()
+                        + ".export() (@DistributedLock), " + Jobs.class.getName() + ".hourly() (@OncePerSlot)");
+                assertThat(analysis.getAction()).contains("io.distlock:lock-jdbc").contains("io.distlock:lock-redis")
+                    .contains("distributed-lock.enabled=false");
+            });
+    }
+
+    @Test
+    void aGuardedMethodWithLockJdbcButNoDataSourceFailsTheStartSayingSo() {
+        withoutDataSource.withClassLoader(new FilteredClassLoader(RedisLockRepository.class))
+            .withBean(Jobs.class)
+            .run(context -> assertThat(analysis(context.getStartupFailure()).getDescription())
+                .contains("lock-jdbc is on the class path, but the application has no DataSource"));
+    }
+
+    @Test
+    void guardedMethodsWithTwoDataSourcesNoneMarkedFailTheStartSayingToMarkOne() {
+        withoutDataSource.withClassLoader(new FilteredClassLoader(RedisLockRepository.class))
+            .withUserConfiguration(TwoDataSources.class).withBean(Jobs.class)
+            .run(context -> assertThat(analysis(context.getStartupFailure()).getDescription())
+                .contains("none of the 2 DataSources is primary or marked @DistributedLockDataSource"));
+    }
+
+    @Test
+    void guardedMethodsWithLocksDisabledStartUnguardedAsAsked() {
+        withoutDataSource.withClassLoader(new FilteredClassLoader(RedisLockRepository.class, JdbcLockRepository.class))
+            .withBean(Jobs.class).withPropertyValues("distributed-lock.enabled=false")
+            .run(context -> assertThat(context).hasNotFailed().doesNotHaveBean(NoLockStoreCheck.class));
+    }
+
+    @Test
+    void guardedMethodsWithAStoreStartAsBefore() {
+        withDataSource.withBean(Jobs.class)
+            .run(context -> assertThat(context).hasNotFailed().hasSingleBean(LockManager.class));
+    }
+
+    @Test
+    void guardedMethodsWithALockManagerOfTheApplicationsOwnStart() {
+        DataSource own = new DriverManagerDataSource(
+                "jdbc:h2:mem:own;INIT=RUNSCRIPT FROM 'classpath:io/distlock/jdbc/dialect/schema-h2.sql'");
+        withoutDataSource.withBean(Jobs.class)
+            .withBean(LockManager.class, () -> LockManager.builder(JdbcLockRepository.builder(own).build()).build())
+            .run(context -> assertThat(context).hasNotFailed().doesNotHaveBean(LockRepository.class));
+    }
+
     private static FailureAnalysis analysis(Throwable failure) {
         LockStoreMissingException missing = find(failure, LockStoreMissingException.class);
         assertThat(missing).as("the start fails for the missing store: %s", failure).isNotNull();
@@ -173,6 +230,20 @@ class DistributedLockStoreCheckAutoConfigurationTests {
         @Bean
         LockRepository lockRepository(DataSource dataSource) {
             return JdbcLockRepository.builder(dataSource).build();
+        }
+    }
+
+    /** Guarded methods. */
+    static class Jobs {
+
+        @DistributedLock(resource = "export")
+        public String export() {
+            return "ran";
+        }
+
+        @Scheduled(cron = "0 0 * * * *")
+        @OncePerSlot
+        public void hourly() {
         }
     }
 }
