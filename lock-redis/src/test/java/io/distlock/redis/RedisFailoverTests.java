@@ -12,6 +12,7 @@ import io.distlock.redis.testsupport.PrivateRedisReplicaSet;
 import io.distlock.redis.testsupport.RedisAdmin;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
@@ -33,7 +34,8 @@ import static org.awaitility.Awaitility.await;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class RedisFailoverTests {
 
-    private static final Duration TIMEOUT = Duration.ofMillis(300);
+    /** Long enough for a replica on a loaded machine to acknowledge a write, short enough to bound the frozen case. */
+    private static final Duration TIMEOUT = Duration.ofSeconds(1);
 
     private static final Duration TTL = Duration.ofMinutes(2);
 
@@ -49,6 +51,11 @@ class RedisFailoverTests {
         factory = redis.connectionFactory(client -> { });
         repository = RedisLockRepository.builder(factory).keyPrefix("failover:").replicasToAcknowledge(1, TIMEOUT)
             .build();
+    }
+
+    @BeforeEach
+    void rolesSettled() {
+        redis.awaitRolesSettled();
     }
 
     @AfterAll

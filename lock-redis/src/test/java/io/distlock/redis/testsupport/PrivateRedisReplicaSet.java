@@ -67,6 +67,26 @@ public final class PrivateRedisReplicaSet implements AutoCloseable {
         }
     }
 
+    /**
+     * Waits until the Sentinel names a primary that says it is one and the other server is its replica, in sync, and
+     * takes the roles from there: on a loaded machine the Sentinel (down after 1 s) may have failed over by itself,
+     * and a test that froze or killed "the replica" would then reach the primary.
+     */
+    public void awaitRolesSettled() {
+        Awaitility.await("Sentinel, primary and replica agree on the roles").atMost(Duration.ofSeconds(30))
+            .pollInterval(Duration.ofMillis(100)).until(() -> {
+                int master = masterPort();
+                if (master == replica.port() && "master".equals(role(replica))) {
+                    PrivateRedisServer promoted = replica;
+                    replica = primary;
+                    primary = promoted;
+                }
+                return master == primary.port() && "master".equals(role(primary))
+                        && "replica".equals(role(replica));
+            });
+        awaitReplicaInSync();
+    }
+
     /** @return the server that is the primary now */
     public PrivateRedisServer primary() {
         return primary;
@@ -156,15 +176,28 @@ public final class PrivateRedisReplicaSet implements AutoCloseable {
         }
     }
 
-    /** Waits until the replica's link to the primary is up and the primary counts it as connected. */
+    /**
+     * Waits until the replica's link to the primary is up, the primary counts it as connected, and it has
+     * acknowledged every write the primary had ({@code WAIT 1} answered by it): a lock write right after then waits
+     * for a replica that answers at once, not one still loading the primary's snapshot.
+     */
     public void awaitReplicaInSync() {
         Awaitility.await("replica on port " + replica.port() + " in sync with port " + primary.port())
             .atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(50)).until(() -> {
                 String replicaInfo = info(replica);
                 String primaryInfo = info(primary);
                 return replicaInfo.contains("master_link_status:up") && primaryInfo.contains("connected_slaves:1")
-                        && primaryInfo.contains("state=online");
+                        && primaryInfo.contains("state=online") && acknowledgedByReplica(primary);
             });
+    }
+
+    private static boolean acknowledgedByReplica(PrivateRedisServer primary) {
+        try (RedisAdmin admin = RedisAdmin.connect("127.0.0.1", primary.port())) {
+            return admin.commands().waitForReplication(1, 200) >= 1;
+        }
+        catch (RuntimeException ex) {
+            return false;
+        }
     }
 
     private void awaitSentinelSeesReplica() {
