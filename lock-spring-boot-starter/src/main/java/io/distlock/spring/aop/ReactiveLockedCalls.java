@@ -35,6 +35,9 @@ import org.springframework.aop.ProxyMethodInvocation;
  * work's subscription is cancelled, and the result fails with the loss (or completes empty with SKIP). Every store
  * statement runs on Reactor's bounded-elastic scheduler, never on the subscriber's thread, which may be an event
  * loop. A subscription inside one that holds the lease on the same resource joins it.
+ *
+ * <p>One concept, hence its length: the life of one lease under a reactive result, whose subscription, loss, cancel
+ * and completion race one another and must be settled in one place to release exactly once.
  */
 final class ReactiveLockedCalls {
 

@@ -12,6 +12,9 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
  * Configuration of distributed locks, under {@code distributed-lock}.
+ *
+ * <p>Its length is its Javadoc: every property carries the description Spring Boot's configuration metadata and IDEs
+ * show, with its default and bounds.
  */
 @ConfigurationProperties("distributed-lock")
 public class DistributedLockProperties {

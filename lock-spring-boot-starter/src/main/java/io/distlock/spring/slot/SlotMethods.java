@@ -39,6 +39,10 @@ import org.springframework.util.StringUtils;
 
 /**
  * The {@link OncePerSlot} declarations of a context, each parsed and checked once per method and target class.
+ *
+ * <p>One concept, hence its length: reading a declaration as Spring's scheduling reads its {@code @Scheduled} (cron,
+ * zone, fixed rate and its unit, placeholders, several triggers, the scheduler named) and refusing, with the method
+ * named, everything a slot cannot be kept for; each rule is a few lines, and splitting them would scatter one reading.
  */
 final class SlotMethods {
 
@@ -210,6 +214,11 @@ final class SlotMethods {
                     + "future's work to its end (it refuses such @Scheduled methods), so the slot's run could not end "
                     + "with it; return a Mono or a Flux, which Spring's scheduler subscribes to, or make the method "
                     + "synchronous");
+        }
+        else if (asynchronous != null && asynchronous.adapter() != null && !asynchronous.adapter().supportsEmpty()) {
+            problems.add("the method returns " + asynchronous.type() + ", which cannot complete empty, but a slot "
+                    + "that does not run here completes empty (Spring's scheduler would log it as an error); return "
+                    + "a Mono, a Flux, or a type that can be empty");
         }
         if (returnType.isPrimitive() && returnType != void.class) {
             problems.add("the method returns " + returnType.getName() + ", but a slot that does not run "

@@ -155,6 +155,18 @@ class LockedMethodValidatorTests {
     }
 
     @Test
+    void skipOnAResultThatCannotCompleteEmptyIsRefusedNamingTheType() {
+        runner.withBean(SkippedSingle.class).run(context -> {
+            assertThat(context).hasFailed();
+            assertThat(NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure()))
+                .isInstanceOf(InvalidLockDeclarationException.class)
+                .hasMessageContaining("@DistributedLock on " + SkippedSingle.class.getName() + ".single(): attribute "
+                        + "'onLocked' = 'SKIP' completes a skipped call (or one whose lease was lost) empty, but the "
+                        + "method returns io.reactivex.rxjava3.core.Single, which cannot complete empty");
+        });
+    }
+
+    @Test
     void zeroNeedsNoUnit() {
         runner.withBean(ZeroMinHold.class).run(context -> assertThat(context).hasNotFailed());
     }
@@ -685,6 +697,25 @@ class LockedMethodValidatorTests {
         @DistributedLock(resource = "publisher")
         public org.reactivestreams.Publisher<String> publisher() {
             return reactor.core.publisher.Flux.just("done");
+        }
+
+        @DistributedLock(resource = "maybe")
+        public io.reactivex.rxjava3.core.Maybe<String> maybe() {
+            return io.reactivex.rxjava3.core.Maybe.just("done");
+        }
+
+        @DistributedLock(resource = "single", onLocked = io.distlock.spring.OnLocked.THROW)
+        public io.reactivex.rxjava3.core.Single<String> single() {
+            return io.reactivex.rxjava3.core.Single.just("done");
+        }
+    }
+
+    /** An RxJava Single, which a skipped call could only fail, declared with SKIP. */
+    static class SkippedSingle {
+
+        @DistributedLock(resource = "single")
+        public io.reactivex.rxjava3.core.Single<String> single() {
+            return io.reactivex.rxjava3.core.Single.just("done");
         }
     }
 

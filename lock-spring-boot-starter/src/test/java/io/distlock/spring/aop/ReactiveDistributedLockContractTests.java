@@ -15,6 +15,7 @@ import io.distlock.core.LockManager;
 import io.distlock.core.LockRecord;
 import io.distlock.core.LockRepository;
 import io.distlock.spring.LockNotAcquiredException;
+import io.reactivex.rxjava3.core.Single;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -236,6 +237,65 @@ abstract class ReactiveDistributedLockContractTests {
         await().during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(2)).until(() -> !waiting.isDone());
         held.release();
         assertThat(waiting.get(10, TimeUnit.SECONDS).get(10, TimeUnit.SECONDS)).as("WAIT").isEqualTo("done");
+    }
+
+    @Test
+    void aCompletionStageHoldsTheLockUntilItCompletesAndFailsWhenTheLockIsHeldElsewhere() throws Exception {
+        String resource = resource();
+        CompletableFuture<String> result = jobs.stageSkip(resource).toCompletableFuture();
+        assertThat(refusedElsewhere(resource)).as("held while the stage runs").isTrue();
+        assertThat(result).isNotDone();
+        works.future(resource).complete("done");
+        assertThat(result.get(10, TimeUnit.SECONDS)).isEqualTo("done");
+        assertThat(refusedElsewhere(resource)).as("released once the stage completed").isFalse();
+        Lease held = holdElsewhere(resource);
+        try {
+            assertThat(jobs.stageSkip(resource).toCompletableFuture().get(10, TimeUnit.SECONDS)).as("SKIP").isNull();
+            assertThatThrownBy(() -> jobs.stageThrow(resource).toCompletableFuture().get(10, TimeUnit.SECONDS))
+                    .isInstanceOf(ExecutionException.class).cause().isInstanceOf(LockNotAcquiredException.class);
+        }
+        finally {
+            held.release();
+        }
+    }
+
+    @Test
+    void anRxJavaSingleTakesTheLockOnSubscriptionAndHoldsItUntilItCompletes() throws Exception {
+        String resource = resource();
+        Single<String> single = jobs.singleThrow(resource);
+        assertThat(repository.find(resource)).as("nothing taken before the subscription").isEmpty();
+        CompletableFuture<String> result = single.toCompletionStage().toCompletableFuture();
+        await().atMost(Duration.ofSeconds(5)).until(() -> repository.find(resource).isPresent());
+        await().during(Duration.ofMillis(1500)).atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(200))
+                .until(() -> refusedElsewhere(resource));
+        assertThat(result).as("the TTL of 1 s passed, renewed").isNotDone();
+        works.future(resource).complete("done");
+        assertThat(result.get(10, TimeUnit.SECONDS)).isEqualTo("done");
+        awaitFree(resource);
+        Lease held = holdElsewhere(resource);
+        try {
+            assertThatThrownBy(() -> jobs.singleThrow(resource).toCompletionStage().toCompletableFuture()
+                    .get(10, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class).cause()
+                    .isInstanceOf(LockNotAcquiredException.class).hasMessageContaining(resource);
+        }
+        finally {
+            held.release();
+        }
+    }
+
+    @Test
+    void anRxJavaMaybeCompletesEmptyWhenTheLockIsHeldElsewhere() {
+        String resource = resource();
+        works.future(resource).complete("done");
+        assertThat(jobs.maybeSkip(resource).timeout(10, TimeUnit.SECONDS).blockingGet()).isEqualTo("done");
+        Lease held = holdElsewhere(resource);
+        try {
+            assertThat(jobs.maybeSkip(resource).isEmpty().timeout(10, TimeUnit.SECONDS).blockingGet()).as("SKIP")
+                    .isTrue();
+        }
+        finally {
+            held.release();
+        }
     }
 
     @Test

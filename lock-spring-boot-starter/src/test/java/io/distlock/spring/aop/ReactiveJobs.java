@@ -3,6 +3,7 @@ package io.distlock.spring.aop;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 
 import io.distlock.core.CurrentLease;
@@ -10,6 +11,8 @@ import io.distlock.core.Lease;
 import io.distlock.spring.DistributedLock;
 import io.distlock.spring.LockContext;
 import io.distlock.spring.OnLocked;
+import io.reactivex.rxjava3.core.Maybe;
+import io.reactivex.rxjava3.core.Single;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
@@ -87,6 +90,26 @@ public class ReactiveJobs {
     @DistributedLock(resource = "#{#resource}", ttl = "PT1S", onLocked = OnLocked.WAIT, waitTimeout = "PT20S")
     public CompletableFuture<String> futureWait(String resource) {
         return works.future(resource);
+    }
+
+    @DistributedLock(resource = "#{#resource}", ttl = "PT1S")
+    public CompletionStage<String> stageSkip(String resource) {
+        return works.future(resource);
+    }
+
+    @DistributedLock(resource = "#{#resource}", ttl = "PT1S", onLocked = OnLocked.THROW)
+    public CompletionStage<String> stageThrow(String resource) {
+        return works.future(resource);
+    }
+
+    @DistributedLock(resource = "#{#resource}", ttl = "PT1S", onLocked = OnLocked.THROW)
+    public Single<String> singleThrow(String resource) {
+        return Single.fromCompletionStage(works.future(resource));
+    }
+
+    @DistributedLock(resource = "#{#resource}", ttl = "PT1S")
+    public Maybe<String> maybeSkip(String resource) {
+        return Maybe.fromCompletionStage(works.future(resource));
     }
 
     @DistributedLock(resource = "#{#resource}", ttl = "PT30S")

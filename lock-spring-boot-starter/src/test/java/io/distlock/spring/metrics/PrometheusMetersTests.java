@@ -36,7 +36,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * An application with metrics, observations and a Prometheus registry all on, over real HTTP: every lock meter keeps
  * one name for one type and one set of tag keys, so the Prometheus registry takes each of them, the counts are those
- * of the leases held, and the meters are exactly those docs/operating.md lists.
+ * of the leases held, and the meters are exactly those docs/operating.md and the README list.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         classes = PrometheusMetersTests.TestApplication.class,
@@ -79,7 +79,8 @@ class PrometheusMetersTests {
                 .contains("distributed_lock_active 0.0");
         Set<String> names = lockMeters(registry);
         assertThat(lockMeters(prometheus)).as("what the Prometheus registry took").isEqualTo(names);
-        assertThat(names).as("the meters docs/operating.md lists").isEqualTo(readmeMeters());
+        assertThat(names).as("the meters docs/operating.md lists").isEqualTo(operatingPageMeters());
+        assertThat(names).as("the meters the README lists").isEqualTo(readmeMeters());
     }
 
     private static Set<String> lockMeters(MeterRegistry registry) {
@@ -87,8 +88,22 @@ class PrometheusMetersTests {
                 .filter(name -> name.startsWith("distributed.lock")).collect(Collectors.toCollection(TreeSet::new));
     }
 
-    /** The meter names of the table of meters in docs/operating.md. */
+    /** The meter names the README's paragraph on meters lists. */
     private static Set<String> readmeMeters() throws IOException {
+        String readme = Files.readString(Path.of("..", "README.md"));
+        int start = readme.indexOf("these are all the meters the library registers");
+        assertThat(start).as("the README's paragraph on meters").isPositive();
+        String paragraph = readme.substring(start, readme.indexOf("\n\n", start));
+        Set<String> names = new TreeSet<>();
+        Matcher name = Pattern.compile("`(distributed\\.lock[a-z.]*)`").matcher(paragraph);
+        while (name.find()) {
+            names.add(name.group(1));
+        }
+        return names;
+    }
+
+    /** The meter names of the table of meters in docs/operating.md. */
+    private static Set<String> operatingPageMeters() throws IOException {
         String page = Files.readString(Path.of("..", "docs", "operating.md"));
         String section = page.substring(page.indexOf("## Metrics (Micrometer)"),
                 page.indexOf("## Observations (Micrometer Observation, tracing)"));

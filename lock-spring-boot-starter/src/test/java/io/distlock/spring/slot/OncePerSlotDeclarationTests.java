@@ -200,6 +200,14 @@ class OncePerSlotDeclarationTests {
     }
 
     @Test
+    void aResultThatCannotCompleteEmptyIsRefusedSinceASlotThatDoesNotRunHereCompletesEmpty() {
+        runner.withBean(SingleJob.class).run(context -> assertThat(context).getFailure()
+                .hasMessageContaining("@OncePerSlot on " + SingleJob.class.getName() + ".run(): the method returns "
+                        + "io.reactivex.rxjava3.core.Single, which cannot complete empty, but a slot that does not "
+                        + "run here completes empty"));
+    }
+
+    @Test
     void twoBeansOfOneClassAreRefusedBecauseEachSlotWouldRunForOnlyOneOfThem() {
         runner.withBean("first", Zoned.class).withBean("second", Zoned.class).run(context -> assertThat(context)
                 .getFailure().hasMessageContaining("@OncePerSlot job 'zoned' belongs to 2 beans (first, second)"));
@@ -381,6 +389,15 @@ class OncePerSlotDeclarationTests {
     }
 
     /** Futures, which Spring's scheduler does not wait for. */
+    static class SingleJob {
+
+        @Scheduled(cron = "0 * * * * *", zone = "UTC")
+        @OncePerSlot(job = "single")
+        public io.reactivex.rxjava3.core.Single<String> run() {
+            return io.reactivex.rxjava3.core.Single.just("done");
+        }
+    }
+
     static class Future {
 
         @Scheduled(cron = "0 * * * * *", zone = "UTC")
