@@ -53,7 +53,8 @@ class RedisSentinelEndToEndTests {
                     "spring.data.redis.sentinel.nodes=127.0.0.1:" + redis.sentinel().port(),
                     "spring.data.redis.timeout=5s", "distributed-lock.redis.key-prefix=sentinel:",
                     "distributed-lock.redis.replicas-to-acknowledge=1",
-                    "distributed-lock.redis.acknowledgement-timeout=300ms");
+                    // Long enough for a replica that has just rejoined, on a loaded machine, to acknowledge.
+                    "distributed-lock.redis.acknowledgement-timeout=1s");
     }
 
     @AfterAll
@@ -65,6 +66,7 @@ class RedisSentinelEndToEndTests {
 
     @Test
     void theStoreFollowsASentinelFailoverKeepingEveryAcknowledgedLease() {
+        redis.awaitRolesSettled();
         contextRunner.run(context -> {
             assertThat(context).hasNotFailed();
             LockManager locks = context.getBean(LockManager.class);
