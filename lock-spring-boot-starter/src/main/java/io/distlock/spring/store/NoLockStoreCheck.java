@@ -21,6 +21,9 @@ import org.springframework.util.ClassUtils;
  */
 final class NoLockStoreCheck implements SmartInitializingSingleton {
 
+    private static final String REDIS_CONNECTION_FACTORY =
+            "org.springframework.data.redis.connection.RedisConnectionFactory";
+
     private final ConfigurableListableBeanFactory beanFactory;
 
     private final ClassLoader classLoader;
@@ -39,41 +42,58 @@ final class NoLockStoreCheck implements SmartInitializingSingleton {
         if (methods.isEmpty()) {
             return;
         }
+        List<String> reasons = new ArrayList<>();
+        List<String> actions = new ArrayList<>();
+        diagnose(reasons, actions);
         throw new LockStoreMissingException(methods.size() + (methods.size() == 1 ? " guarded method" : " guarded "
-                + "methods") + " but no lock store: " + String.join("; ", reasons()) + ". There is no lock manager, "
+                + "methods") + " but no lock store: " + String.join("; ", reasons) + ". There is no lock manager, "
                 + "and " + (methods.size() == 1 ? "it" : "they") + " would run unguarded, on every replica at once: "
-                + GuardedMethods.named(methods),
-                "Configure a lock store: a DataSource (spring.datasource.url, spring-boot-starter-jdbc and the "
-                        + "database's driver) with io.distlock:lock-jdbc, or Redis (spring-boot-starter-data-redis) "
-                        + "with io.distlock:lock-redis. To run the methods without locks on purpose, set "
-                        + "distributed-lock.enabled=false.");
+                + GuardedMethods.named(methods), String.join("; or ", actions) + ". To run the methods without "
+                        + "locks on purpose, set distributed-lock.enabled=false.");
     }
 
-    private List<String> reasons() {
+    /** What is missing for each store, and what to do about it: only what the class path and the context lack. */
+    private void diagnose(List<String> reasons, List<String> actions) {
         boolean jdbc = present("io.distlock.jdbc.JdbcLockRepository");
         boolean redis = present("io.distlock.redis.RedisLockRepository");
-        List<String> reasons = new ArrayList<>();
         if (!jdbc && !redis) {
             reasons.add("neither lock-jdbc nor lock-redis is on the class path");
+            actions.add("Add a lock store: io.distlock:lock-jdbc with a DataSource (spring-boot-starter-jdbc, "
+                    + "spring.datasource.url and the database's driver), or io.distlock:lock-redis with Redis "
+                    + "(spring-boot-starter-data-redis)");
+            return;
         }
         if (jdbc) {
             int dataSources = beanFactory.getBeanNamesForType(DataSource.class, true, false).length;
-            reasons.add(dataSources == 0 ? "lock-jdbc is on the class path, but the application has no DataSource"
-                    : dataSources > 1 ? "lock-jdbc is on the class path, but none of the " + dataSources
-                            + " DataSources is primary or marked @" + DistributedLockDataSource.class.getSimpleName()
-                            : "lock-jdbc is on the class path with one DataSource, but its auto-configuration did "
-                                    + "not run (excluded?)");
+            if (dataSources == 0) {
+                reasons.add("lock-jdbc is on the class path, but the application has no DataSource");
+                actions.add("Configure the lock table's DataSource: spring.datasource.url and the database's driver");
+            }
+            else if (dataSources > 1) {
+                reasons.add("lock-jdbc is on the class path, but none of the " + dataSources + " DataSources is "
+                        + "primary or marked @" + DistributedLockDataSource.class.getSimpleName());
+                actions.add("Mark the lock table's DataSource with @" + DistributedLockDataSource.class.getSimpleName()
+                        + ", or one of them @Primary");
+            }
+            else {
+                reasons.add("lock-jdbc is on the class path with one DataSource, but its auto-configuration did not "
+                        + "run (excluded?)");
+                actions.add("Let DistributedLockJdbcAutoConfiguration run, or define a LockRepository bean");
+            }
         }
         if (redis) {
-            boolean factory = present("org.springframework.data.redis.connection.RedisConnectionFactory")
-                    && beanFactory.getBeanNamesForType(ClassUtils.resolveClassName(
-                            "org.springframework.data.redis.connection.RedisConnectionFactory", classLoader), true,
-                            false).length > 0;
-            reasons.add(factory ? "lock-redis is on the class path with a RedisConnectionFactory, but its "
-                    + "auto-configuration did not run (excluded?)"
-                    : "lock-redis is on the class path, but the application has no RedisConnectionFactory");
+            boolean factory = present(REDIS_CONNECTION_FACTORY) && beanFactory.getBeanNamesForType(
+                    ClassUtils.resolveClassName(REDIS_CONNECTION_FACTORY, classLoader), true, false).length > 0;
+            if (factory) {
+                reasons.add("lock-redis is on the class path with a RedisConnectionFactory, but its "
+                        + "auto-configuration did not run (excluded?)");
+                actions.add("Let DistributedLockRedisAutoConfiguration run, or define a LockRepository bean");
+            }
+            else {
+                reasons.add("lock-redis is on the class path, but the application has no RedisConnectionFactory");
+                actions.add("Configure Redis: spring-boot-starter-data-redis and spring.data.redis.*");
+            }
         }
-        return reasons;
     }
 
     private boolean present(String className) {

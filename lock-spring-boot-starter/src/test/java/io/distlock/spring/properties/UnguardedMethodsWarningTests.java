@@ -63,6 +63,12 @@ class UnguardedMethodsWarningTests {
     }
 
     @Test
+    void fiveMethodsAreAllNamed() {
+        assertThat(UnguardedMethodsWarning.message(List.of("a", "b", "c", "d", "e")))
+            .endsWith("5 guarded methods run without a distributed lock, on every replica at once: a, b, c, d, e");
+    }
+
+    @Test
     void longListsAreCut() {
         assertThat(UnguardedMethodsWarning.message(List.of("a", "b", "c", "d", "e", "f", "g")))
             .endsWith("7 guarded methods run without a distributed lock, on every replica at once: a, b, c, d, e "

@@ -161,8 +161,28 @@ class DistributedLockStoreCheckAutoConfigurationTests {
     void aGuardedMethodWithLockJdbcButNoDataSourceFailsTheStartSayingSo() {
         withoutDataSource.withClassLoader(new FilteredClassLoader(RedisLockRepository.class))
             .withBean(Jobs.class)
-            .run(context -> assertThat(analysis(context.getStartupFailure()).getDescription())
-                .contains("lock-jdbc is on the class path, but the application has no DataSource"));
+            .run(context -> {
+                FailureAnalysis analysis = analysis(context.getStartupFailure());
+                assertThat(analysis.getDescription())
+                    .contains("lock-jdbc is on the class path, but the application has no DataSource");
+                assertThat(analysis.getAction()).as("asks only for what is missing")
+                    .startsWith("Configure the lock table's DataSource: spring.datasource.url and the database's "
+                            + "driver. To run the methods without locks on purpose")
+                    .doesNotContain("io.distlock:lock-jdbc").doesNotContain("lock-redis");
+            });
+    }
+
+    @Test
+    void aGuardedMethodWithLockRedisButNoRedisConnectionFactoryFailsTheStartSayingSo() {
+        withoutDataSource.withClassLoader(new FilteredClassLoader(JdbcLockRepository.class))
+            .withBean(Jobs.class)
+            .run(context -> {
+                FailureAnalysis analysis = analysis(context.getStartupFailure());
+                assertThat(analysis.getDescription()).contains("lock-redis is on the class path, but the application "
+                        + "has no RedisConnectionFactory").doesNotContain("lock-jdbc");
+                assertThat(analysis.getAction())
+                    .startsWith("Configure Redis: spring-boot-starter-data-redis and spring.data.redis.*");
+            });
     }
 
     @Test
