@@ -90,9 +90,9 @@ class LiveLocksBrowserTests {
         assertThat((String) row.get("tags")).contains("this instance");
         String first = (String) row.get("held");
         await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(100))
-            .until(() -> !first.equals(dashboard.row(resource).get("held")));
+            .until(() -> dashboard.row(resource), shown -> shown != null && !first.equals(shown.get("held")));
         await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(100))
-            .until(() -> !"0".equals(dashboard.row(resource).get("renewals")));
+            .until(() -> dashboard.row(resource), shown -> shown != null && !"0".equals(shown.get("renewals")));
         browser.screenshot("locks-held");
 
         work().finish(resource);
