@@ -97,8 +97,7 @@ final class LockedMethodParser {
             problems.add("onLocked", "SKIP", "returns null for a skipped call, but the method returns "
                     + returnType.getName() + ": use THROW or WAIT, or return a wrapper type or an Optional");
         }
-        if (annotation.onLocked() == OnLocked.SKIP && asynchronous != null && asynchronous.adapter() != null
-                && !asynchronous.adapter().supportsEmpty()) {
+        if (annotation.onLocked() == OnLocked.SKIP && asynchronous != null && !asynchronous.canCompleteEmpty()) {
             problems.add("onLocked", "SKIP", "completes a skipped call (or one whose lease was lost) empty, but the "
                     + "method returns " + asynchronous.type() + ", which cannot complete empty: use THROW or WAIT, or "
                     + "return a type that can be empty (a Mono, a Maybe)");

@@ -215,7 +215,7 @@ final class SlotMethods {
                     + "with it; return a Mono or a Flux, which Spring's scheduler subscribes to, or make the method "
                     + "synchronous");
         }
-        else if (asynchronous != null && asynchronous.adapter() != null && !asynchronous.adapter().supportsEmpty()) {
+        else if (asynchronous != null && !asynchronous.canCompleteEmpty()) {
             problems.add("the method returns " + asynchronous.type() + ", which cannot complete empty, but a slot "
                     + "that does not run here completes empty (Spring's scheduler would log it as an error); return "
                     + "a Mono, a Flux, or a type that can be empty");

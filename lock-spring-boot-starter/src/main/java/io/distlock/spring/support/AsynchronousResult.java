@@ -30,6 +30,16 @@ public record AsynchronousResult(Kind kind, String type, @Nullable ReactiveAdapt
         }
     }
 
+    /**
+     * Whether the result can complete without a value, as a skipped call or a slot that does not run here does:
+     * every kind but an adapted type that requires one (RxJava's {@code Single}).
+     *
+     * @return {@code false} only for an adapted type that cannot be empty
+     */
+    public boolean canCompleteEmpty() {
+        return adapter == null || adapter.supportsEmpty();
+    }
+
     static AsynchronousResult unsupported(String type, String reason) {
         return new AsynchronousResult(Kind.UNSUPPORTED, type, null, false, reason);
     }
